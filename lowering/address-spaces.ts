@@ -1,0 +1,230 @@
+/**
+ * Pass `address-spaces`: resolves every memory access to a region.
+ *
+ * Expects: SSA from the builder; memory instructions with `region: null` and PTX addresses
+ *   (64- or 32-bit integers); `address_of` and `cvta` as the only address constructors.
+ * Guarantees: every load/store/atomic has a region. For `slot`, `shared`, `local` and
+ *   `const` regions the address operand is the i32 byte offset inside the region; for the
+ *   dynamic regions it is the full address. `address_of` becomes a constant window offset and
+ *   `cvta` becomes integer arithmetic on the generic tags (GENERIC_TAG). `fn.memory` records
+ *   the global slots (pointer parameters bound as storage buffers) and each region's view.
+ * Does not: narrow 64-bit arithmetic (narrow-int64 does), or check bounds (WGSL clamps).
+ *
+ * Provenance is a forward data-flow lattice over SSA values: a value derived from kernel
+ * parameter k by integer arithmetic points into slot k; values from memory are unknown.
+ */
+import { DiagnosticCode } from '../src/diagnostics/diagnostic.js';
+import type { ValueId } from '../src/ir/entities.js';
+import type { FunctionMemory, GlobalSlot, IrFunction, MemoryVariable, MemoryView, WindowRegion } from '../src/ir/function.js';
+import type { Inst, MemorySpace, Region } from '../src/ir/inst.js';
+import { reversePostorder } from '../src/ir/cfg.js';
+import * as T from '../src/ir/types.js';
+import { GENERIC_TAG, type Pass, type PassContext } from './pass.js';
+
+type Provenance =
+  | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' }
+  | { readonly kind: 'slot'; readonly param: number };
+
+const NONE: Provenance = { kind: 'none' };
+const INT: Provenance = { kind: 'int' };
+const MIXED: Provenance = { kind: 'mixed' };
+
+function join(a: Provenance, b: Provenance): Provenance {
+  if (a.kind === 'none' || a.kind === 'int') return b.kind === 'none' ? a : b;
+  if (b.kind === 'none' || b.kind === 'int') return a;
+  if (a.kind === 'slot' && b.kind === 'slot') return a.param === b.param ? a : MIXED;
+  return a.kind === b.kind ? a : MIXED;
+}
+
+const isPointer = (p: Provenance): boolean => p.kind !== 'none' && p.kind !== 'int';
+
+function transfer(inst: Inst, get: (v: ValueId) => Provenance, pointerBits: number): Provenance {
+  switch (inst.op) {
+    case 'kernel_param': return T.bitWidth(inst.type) === pointerBits ? { kind: 'slot', param: inst.param } : INT;
+    case 'address_of': return inst.space === 'shared' ? { kind: 'shared' } : inst.space === 'local' ? { kind: 'local' } : inst.space === 'const' ? { kind: 'const' } : MIXED;
+    case 'cvta': case 'extend': case 'truncate': case 'bitcast': return get(inst.value);
+    case 'select': return join(get(inst.a), get(inst.b));
+    case 'ibinary': {
+      const a = get(inst.a);
+      const b = get(inst.b);
+      if (inst.kind === 'add' || inst.kind === 'and' || inst.kind === 'or') return isPointer(a) && isPointer(b) ? MIXED : isPointer(a) ? a : b;
+      if (inst.kind === 'sub') return isPointer(b) ? INT : a;
+      return INT;
+    }
+    case 'load': case 'atomic': return MIXED;
+    default: return INT;
+  }
+}
+
+function provenance(fn: IrFunction, pointerBits: number): Map<ValueId, Provenance> {
+  const prov = new Map<ValueId, Provenance>();
+  const get = (v: ValueId): Provenance => prov.get(v) ?? NONE;
+  const rpo = reversePostorder(fn);
+  for (let changed = true; changed; ) {
+    changed = false;
+    const update = (v: ValueId, p: Provenance): void => {
+      const old = get(v);
+      const next = join(old, p);
+      if (next.kind !== old.kind || (next.kind === 'slot' && old.kind === 'slot' && next.param !== old.param)) { prov.set(v, next); changed = true; }
+    };
+    for (const b of rpo) {
+      for (const id of fn.block(b).insts) {
+        const data = fn.inst(id);
+        for (const r of data.results) update(r, transfer(data.inst, get, pointerBits));
+      }
+      for (const edge of fn.successors(b)) {
+        const params = fn.block(edge.block).params;
+        edge.args.forEach((a, i) => update(params[i] as ValueId, get(a)));
+      }
+    }
+  }
+  return prov;
+}
+
+interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean }
+
+function accessOf(fn: IrFunction, inst: Inst): Access {
+  const bytes = Math.max(1, T.bitWidth(inst.type) / 8);
+  return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4) };
+  void fn;
+}
+
+function viewOf(accesses: readonly Access[]): MemoryView {
+  if (accesses.some((a) => a.atomic)) return 'atomic<u32>';
+  const widest = Math.max(4, ...accesses.map((a) => a.bytes));
+  return widest >= 16 ? 'vec4<u32>' : widest >= 8 ? 'vec2<u32>' : 'u32';
+}
+
+function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access[], used: boolean): WindowRegion {
+  const offsets = new Map<string, number>();
+  let end = 0;
+  let dynamic = false;
+  for (const v of vars) {
+    if (v.dynamic) { dynamic = true; continue; }
+    end = Math.ceil(end / Math.max(1, v.align)) * Math.max(1, v.align);
+    offsets.set(v.name, end);
+    end += v.size;
+  }
+  const dynamicOffset = Math.ceil(end / 16) * 16;
+  for (const v of vars) if (v.dynamic) offsets.set(v.name, dynamicOffset);
+  return { view: viewOf(accesses), staticBytes: dynamic ? dynamicOffset : Math.ceil(end / 4) * 4, offsets, dynamic, dynamicOffset, used };
+}
+
+function referencedVariables(fn: IrFunction, all: readonly MemoryVariable[], space: MemoryVariable['space']): MemoryVariable[] {
+  const names = new Set<string>();
+  for (const data of fn.insts) if (data.inst.op === 'address_of') names.add(data.inst.symbol);
+  return all.filter((v) => v.space === space && names.has(v.name));
+}
+
+export const addressSpaces: Pass = {
+  name: 'address-spaces',
+  run(fn: IrFunction, cx: PassContext): void {
+    const pointerBits = cx.module.addressSize;
+    const prov = provenance(fn, pointerBits);
+    const aliasOf = aliasMap(cx.options.paramAliases ?? []);
+    const slotAccess = new Map<number, Access[]>();
+    const windowAccess = { shared: [] as Access[], local: [] as Access[], const: [] as Access[] };
+    const dynamicAccess: Access[] = [];
+    let dynamicGeneric = false;
+    const regionOf = (space: MemorySpace, address: ValueId): Region => {
+      const p = prov.get(address) ?? NONE;
+      if (space === 'shared' || space === 'local' || space === 'const') return space === 'const' ? { kind: 'const' } : { kind: space };
+      if (p.kind === 'slot') return { kind: 'slot', slot: aliasOf(p.param) };
+      if (space === 'generic' && (p.kind === 'shared' || p.kind === 'local')) return { kind: p.kind };
+      if (space === 'generic' && p.kind === 'const') return { kind: 'const' };
+      if (space === 'generic') dynamicGeneric = true;
+      return space === 'generic' ? { kind: 'generic-dynamic' } : { kind: 'global-dynamic' };
+    };
+
+    for (const data of fn.insts) {
+      const inst = data.inst;
+      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic') continue;
+      const region = regionOf(inst.space, inst.address);
+      const access = accessOf(fn, inst);
+      if (region.kind === 'slot') push(slotAccess, region.slot, access);
+      else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const') windowAccess[region.kind].push(access);
+      else {
+        dynamicAccess.push(access);
+        if (region.kind === 'generic-dynamic') windowAccess.shared.push(access), windowAccess.local.push(access);
+      }
+      let address = inst.address;
+      if (region.kind !== 'global-dynamic' && region.kind !== 'generic-dynamic') address = lowWord(fn, data.block, address, data.span, fn.insts.indexOf(data));
+      data.inst = { ...inst, region, address } as Inst;
+    }
+
+    const vars = cx.module.variables;
+    const shared = layoutWindow(referencedVariables(fn, vars, 'shared'), windowAccess.shared, windowAccess.shared.length > 0);
+    const local = layoutWindow(referencedVariables(fn, vars, 'local'), windowAccess.local, windowAccess.local.length > 0);
+    const constant = layoutWindow(referencedVariables(fn, vars, 'const'), windowAccess.const, windowAccess.const.length > 0);
+    if (constant.used || referencedVariables(fn, vars, 'global').length > 0) {
+      cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: fn.span, message: `kernel \`${fn.name}\` uses module-scope \`.const\`/\`.global\` variables, which are not supported yet` });
+    }
+    lowerAddressConstructors(fn, { shared, local, const: constant });
+    const slots = assignSlots(fn, slotAccess, dynamicAccess, aliasOf, pointerBits, cx.options.paramAliases ?? []);
+    fn.memory = { slots, shared, local, constant, dynamicGlobal: dynamicAccess.length > 0, dynamicGeneric } satisfies FunctionMemory;
+  },
+};
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v); else m.set(k, [v]);
+}
+
+function aliasMap(groups: readonly (readonly number[])[]): (param: number) => number {
+  const rep = new Map<number, number>();
+  for (const g of groups) { const r = Math.min(...g); for (const p of g) rep.set(p, r); }
+  return (p) => rep.get(p) ?? p;
+}
+
+function assignSlots(fn: IrFunction, direct: Map<number, Access[]>, dynamic: readonly Access[], aliasOf: (p: number) => number, pointerBits: number, groups: readonly (readonly number[])[]): GlobalSlot[] {
+  const params = new Set(direct.keys());
+  if (dynamic.length > 0) {
+    fn.kernelParams.forEach((p, i) => { if (p.size * 8 === pointerBits && !p.arrayLength) params.add(aliasOf(i)); });
+  }
+  return [...params].sort((a, b) => a - b).map((param) => {
+    const accesses = [...(direct.get(param) ?? []), ...dynamic];
+    const aliases = (groups.find((g) => g.includes(param)) ?? []).filter((p) => p !== param);
+    return { param, aliases, view: viewOf(accesses), writable: accesses.some((a) => a.store) };
+  });
+}
+
+/** The i32 offset of an address: its low word (window offsets and slot offsets both live there). */
+function lowWord(fn: IrFunction, block: import('../src/ir/entities.js').BlockId, address: ValueId, span: import('../src/diagnostics/span.js').Span, at: number): ValueId {
+  if (T.bitWidth(fn.typeOf(address)) === 32) return address;
+  const { id, results } = fn.createDetached(block, { op: 'truncate', type: T.i32, value: address }, span);
+  const insts = fn.block(block).insts;
+  insts.splice(insts.indexOf(at as import('../src/ir/entities.js').InstId), 0, id);
+  return results[0] as ValueId;
+}
+
+/** `address_of` -> window offset constant; `cvta` -> add or strip the generic tag. */
+function lowerAddressConstructors(fn: IrFunction, windows: Record<'shared' | 'local' | 'const', WindowRegion>): void {
+  for (const data of fn.insts) {
+    const inst = data.inst;
+    if (inst.op === 'address_of' && inst.space !== 'global' && inst.space !== 'generic') {
+      const offset = windows[inst.space].offsets.get(inst.symbol) ?? 0;
+      data.inst = { op: 'const', type: inst.type, bits: BigInt(offset) };
+    } else if (inst.op === 'cvta') {
+      data.inst = cvtaArithmetic(fn, data, inst);
+    }
+  }
+}
+
+function cvtaArithmetic(fn: IrFunction, data: import('../src/ir/function.js').InstData, inst: Extract<Inst, { op: 'cvta' }>): Inst {
+  const wide = T.bitWidth(inst.type) === 64;
+  const tag = inst.space === 'shared' ? GENERIC_TAG.shared : inst.space === 'local' ? GENERIC_TAG.local : inst.space === 'const' ? GENERIC_TAG.const : undefined;
+  if (tag === undefined || !wide) return { op: 'bitcast', type: inst.type, value: inst.value };
+  if (!inst.toGeneric) {
+    // generic -> window: keep the low word (the window offset), as a 64-bit value
+    const mask = constBefore(fn, data, inst.type, 0xffffffffn);
+    return { op: 'ibinary', kind: 'and', type: inst.type, a: inst.value, b: mask };
+  }
+  const tagged = constBefore(fn, data, inst.type, BigInt(tag) << 32n);
+  return { op: 'ibinary', kind: 'or', type: inst.type, a: inst.value, b: tagged };
+}
+
+function constBefore(fn: IrFunction, data: import('../src/ir/function.js').InstData, type: T.IrType, bits: bigint): ValueId {
+  const { id, results } = fn.createDetached(fn.entry, { op: 'const', type, bits }, data.span);
+  fn.block(fn.entry).insts.unshift(id);
+  return results[0] as ValueId;
+}

@@ -1,0 +1,88 @@
+/**
+ * The contract between the compiler and the runtime: for each compiled kernel, what its
+ * WGSL expects to be bound and how its parameters are packed. Nothing here knows WebGPU
+ * objects, so `compile()` can produce it without a GPU.
+ *
+ * Binding model (group 0):
+ *  - binding 0, `var<uniform>`: the launch header (16 bytes: nctaid.x, nctaid.y, nctaid.z,
+ *    the dispatch's x width used to linearise the workgroup id) followed by the PTX kernel
+ *    parameter space, laid out as PTX lays out `.param` (offsets and alignment of each
+ *    parameter), padded to 16 bytes.
+ *  - one `var<storage>` binding per global memory slot: a pointer parameter the compiler proved
+ *    is used as an address base. The runtime binds the whole allocation the argument points
+ *    into; the shader indexes it with the low 32 bits of the address (allocations are placed at
+ *    4 GiB-aligned virtual addresses, so the low word is the byte offset in the allocation).
+ */
+import type { ScalarType } from '../src/ptx/ast.js';
+
+/** Bytes at the start of the uniform buffer before the PTX parameters. */
+export const LAUNCH_HEADER_BYTES = 16;
+
+export interface ParamLayout {
+  readonly name: string;
+  /** Element type as declared (`.u64`, `.f32`, `.b8` for aggregates). */
+  readonly type: ScalarType;
+  /** Byte offset inside the PTX parameter space (add LAUNCH_HEADER_BYTES for the uniform buffer). */
+  readonly offset: number;
+  readonly size: number;
+  readonly align: number;
+  /** For `.b8 name[N]` and other arrays: the element count; absent for scalars. */
+  readonly arrayLength?: number;
+  /** True when the compiler found the value used as a global address (it has a slot binding). */
+  readonly isPointer: boolean;
+}
+
+export type BindingLayout =
+  | { readonly kind: 'launch-params'; readonly binding: 0 }
+  | {
+      readonly kind: 'global-slot';
+      readonly binding: number;
+      /** Index into `params` of the pointer parameter whose allocation is bound here. */
+      readonly param: number;
+      /** Other parameters merged into this binding because the launch passes the same allocation. */
+      readonly aliases: readonly number[];
+      readonly access: 'read' | 'read_write';
+      /** WGSL element type of the view; the runtime pads the bound size to a multiple of its size. */
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+    };
+
+export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
+
+/** Which lowering each warp-level feature took, and why (issue: warps on every WebGPU). */
+export interface WarpReport {
+  readonly path: 'none' | 'subgroups' | 'emulated';
+  readonly reason: string;
+}
+
+export interface KernelLayout {
+  readonly entry: string;
+  /**
+   * Pipeline-overridable constants the WGSL declares, set per launch when the pipeline is
+   * created: the block size (`ptx_ntid_x/y/z`, also the `@workgroup_size`) and, when the kernel
+   * uses dynamic shared memory, its size in 32-bit words (`ptx_dynamic_smem_words`). One WGSL
+   * text thus serves every block and shared size; pipelines are cached per (module, entry,
+   * block, shared size).
+   */
+  readonly overrides: readonly OverrideName[];
+  /** `.reqntid` / `.maxntid` of the entry, checked by the runtime at launch. */
+  readonly reqntid?: readonly number[];
+  readonly maxntid?: readonly number[];
+  readonly params: readonly ParamLayout[];
+  /** Size of the PTX parameter space in bytes. */
+  readonly paramBytes: number;
+  /** Size of the uniform buffer at binding 0 (header + params, padded to 16). */
+  readonly uniformBytes: number;
+  readonly bindings: readonly BindingLayout[];
+  readonly staticSharedBytes: number;
+  readonly dynamicSharedBytes: number;
+  /** WebGPU features the shader needs (e.g. 'subgroups', 'shader-f16'). */
+  readonly features: readonly string[];
+  readonly warp: WarpReport;
+}
+
+export interface CompiledKernel {
+  readonly layout: KernelLayout;
+  readonly wgsl: string;
+  /** The WGSL entry point name. */
+  readonly entryPoint: string;
+}

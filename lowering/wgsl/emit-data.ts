@@ -1,0 +1,115 @@
+/**
+ * WGSL expressions for constants, reinterpretation, vectors, selection, special registers
+ * and kernel parameters (read from the launch uniform buffer).
+ */
+import { LAUNCH_HEADER_BYTES } from '../layout.js';
+import type { IrFunction } from '../../src/ir/function.js';
+import type { InstOf } from '../../src/ir/inst.js';
+import * as T from '../../src/ir/types.js';
+import type { ExprContext } from './expr-context.js';
+import { wgslType } from './types.js';
+
+const hex = (n: bigint): string => `0x${n.toString(16)}u`;
+
+export function constant(t: T.IrType, bits: bigint): string {
+  switch (t.kind) {
+    case 'pred': return bits ? 'true' : 'false';
+    case 'int':
+      if (t.bits <= 32) return bits < 10n ? `${bits}u` : hex(bits);
+      return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
+    case 'float':
+      if (t.bits === 32) return f32Literal(bits);
+      if (t.bits === 64) return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
+      return `bitcast<f16>(${hex(bits)})`;
+    default:
+      return `${wgslType(t)}()`;
+  }
+}
+
+const scratch = new DataView(new ArrayBuffer(4));
+function f32Literal(bits: bigint): string {
+  scratch.setUint32(0, Number(bits), true);
+  const x = scratch.getFloat32(0, true);
+  if (Number.isFinite(x) && !Object.is(x, -0)) {
+    const s = String(x);
+    if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/.test(s) && Math.fround(Number(s)) === x && Math.abs(x) < 3e38 && (x === 0 || Math.abs(x) > 1.2e-38)) {
+      return s.includes('.') || s.includes('e') ? `${s}f` : `${s}.0f`;
+    }
+  }
+  return `bitcast<f32>(${hex(bits)})`;
+}
+
+export function bitcast(cx: ExprContext, i: InstOf<'bitcast'>): string {
+  const from = cx.typeOf(i.value);
+  const v = cx.ref(i.value);
+  const fw = wgslType(from);
+  const tw = wgslType(i.type);
+  if (fw === tw) return v;
+  if (fw === 'u32' && tw === 'vec2<u32>') return `vec2<u32>(${v} & 0xffffu, ${v} >> 16u)`;
+  if (fw === 'vec2<u32>' && tw === 'u32') return `(${v}.x | (${v}.y << 16u))`;
+  return `bitcast<${tw}>(${v})`;
+}
+
+export function extract(cx: ExprContext, i: InstOf<'extract'>): string {
+  return `${cx.ref(i.value)}[${i.index}]`;
+}
+
+export function compose(cx: ExprContext, i: InstOf<'compose'>): string {
+  return `${wgslType(i.type)}(${i.parts.map((p) => cx.ref(p)).join(', ')})`;
+}
+
+export function select(cx: ExprContext, i: InstOf<'select'>): string {
+  return `select(${cx.ref(i.b)}, ${cx.ref(i.a)}, ${cx.ref(i.cond)})`;
+}
+
+const AXES = ['x', 'y', 'z'] as const;
+
+/** Special registers: builtins, the launch header, overrides, or fixed values for one SM and cluster size 1. */
+export function special(cx: ExprContext, i: InstOf<'special'>, dynamicSmemBytes: string, staticSmemBytes: number): string {
+  const axis = AXES[i.component];
+  switch (i.register) {
+    case 'tid': return `ptx_tid.${axis}`;
+    case 'ntid': return `ptx_ntid_${axis}`;
+    case 'ctaid': case 'clusterid': return `ptx_ctaid.${axis}`;
+    case 'nctaid': case 'nclusterid': return `ptx_launch[0].${axis}`;
+    case 'laneid': return '(ptx_tid_linear & 31u)';
+    case 'warpid': return '(ptx_tid_linear >> 5u)';
+    case 'nwarpid': return '((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z + 31u) >> 5u)';
+    case 'warpsize': return '32u';
+    case 'lanemask_eq': return '(1u << (ptx_tid_linear & 31u))';
+    case 'lanemask_lt': return '((1u << (ptx_tid_linear & 31u)) - 1u)';
+    case 'lanemask_le': return '(((1u << (ptx_tid_linear & 31u)) - 1u) | (1u << (ptx_tid_linear & 31u)))';
+    case 'lanemask_gt': return '(~(((1u << (ptx_tid_linear & 31u)) - 1u) | (1u << (ptx_tid_linear & 31u))))';
+    case 'lanemask_ge': return '(~((1u << (ptx_tid_linear & 31u)) - 1u))';
+    case 'smid': case 'cluster_ctarank': return '0u';
+    case 'nsmid': case 'cluster_nctarank': return '1u';
+    case 'cluster_ctaid': return '0u';
+    case 'cluster_nctaid': return '1u';
+    case 'is_explicit_cluster': return 'false';
+    case 'gridid': return 'vec2<u32>(0u, 0u)';
+    case 'dynamic_smem_size': return dynamicSmemBytes;
+    case 'total_smem_size': return `(${staticSmemBytes}u + ${dynamicSmemBytes})`;
+    case 'clock': case 'clock64': case 'globaltimer':
+      return cx.unsupported(`%${i.register} (WebGPU has no clock in shaders)`);
+  }
+}
+
+/** One 32-bit word of the uniform buffer at a byte offset known at compile time. */
+function uniformWord(offset: number): string {
+  return `ptx_launch[${offset >> 4}].${'xyzw'[(offset >> 2) & 3]}`;
+}
+
+export function kernelParam(fn: IrFunction, i: InstOf<'kernel_param'>): string {
+  const p = fn.kernelParams[i.param];
+  const at = LAUNCH_HEADER_BYTES + (p?.offset ?? 0) + i.offset;
+  const bits = T.bitWidth(i.type);
+  if (bits === 64) {
+    const pair = `vec2<u32>(${uniformWord(at)}, ${uniformWord(at + 4)})`;
+    return i.type.kind === 'float' ? pair : pair;
+  }
+  const word = uniformWord(at & ~3);
+  const raw = bits >= 32 ? word : `extractBits(${word}, ${(at & 3) * 8}u, ${bits}u)`;
+  if (T.isFloat(i.type, 32)) return `bitcast<f32>(${raw})`;
+  if (i.type.kind === 'pred') return `(${raw} != 0u)`;
+  return raw;
+}

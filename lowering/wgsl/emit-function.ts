@@ -1,0 +1,132 @@
+/**
+ * Writes the body of a kernel's WGSL entry point by walking the structured statement tree.
+ * Values used only in their own block become `let`s at their definition; values crossing
+ * blocks and block parameters become function-scope `var`s (WGSL scopes follow the tree,
+ * not dominance); constants are inlined.
+ */
+import { DiagnosticCode, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { Span } from '../../src/diagnostics/span.js';
+import type { ValueId } from '../../src/ir/entities.js';
+import type { IrFunction } from '../../src/ir/function.js';
+import type { Inst } from '../../src/ir/inst.js';
+import type { Stmt } from '../../src/ir/structured.js';
+import { useLists } from '../../src/ir/cfg.js';
+import type { ExprContext } from './expr-context.js';
+import { emitInst } from './emit-inst.js';
+import { constant } from './emit-data.js';
+import { wgslType } from './types.js';
+
+export class FunctionEmitter implements ExprContext {
+  readonly lines: string[] = [];
+  readonly library = new Set<string>();
+  private depth = 1;
+  private temps = 0;
+  private readonly vars = new Set<ValueId>();
+  private readonly inlined = new Map<ValueId, string>();
+  private span: Span = { start: 0, end: 0 };
+
+  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string) {
+    this.classifyValues();
+  }
+
+  ref(v: ValueId): string {
+    return this.inlined.get(v) ?? `v${v}`;
+  }
+
+  typeOf(v: ValueId): import('../../src/ir/types.js').IrType {
+    return this.fn.typeOf(v);
+  }
+
+  call(name: string, ...args: string[]): string {
+    this.library.add(name);
+    return `${name}(${args.join(', ')})`;
+  }
+
+  line(text: string): void {
+    this.lines.push('  '.repeat(this.depth) + text);
+  }
+
+  temp(prefix: string): string {
+    return `${prefix}_${this.temps++}`;
+  }
+
+  unsupported(what: string): string {
+    this.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: this.span, message: `${what} is not supported yet` });
+    return '0u';
+  }
+
+  /** `var` declarations for every value that crosses blocks. */
+  declarations(): string[] {
+    return [...this.vars].sort((a, b) => a - b).map((v) => `  var v${v}: ${wgslType(this.fn.typeOf(v))};`);
+  }
+
+  emitBody(body: readonly Stmt[]): void {
+    for (const s of body) this.stmt(s);
+  }
+
+  private classifyValues(): void {
+    const fn = this.fn;
+    for (const b of fn.blockIds()) for (const p of fn.block(b).params) this.vars.add(p);
+    const uses = useLists(fn);
+    for (const [v, list] of uses) {
+      const def = fn.value(v).def;
+      if (def.kind !== 'inst') continue;
+      const data = fn.inst(def.inst);
+      if (data.inst.op === 'const') { this.inlined.set(v, constant(data.inst.type, data.inst.bits)); continue; }
+      const home = data.block;
+      const crosses = list.some((u) => (u.kind === 'inst' ? fn.inst(u.inst).block !== home : u.block !== home));
+      if (crosses) this.vars.add(v);
+    }
+  }
+
+  private stmt(s: Stmt): void {
+    switch (s.kind) {
+      case 'code': for (const id of this.fn.block(s.block).insts) this.inst(this.fn.inst(id).inst, this.fn.inst(id).results, this.fn.inst(id).span); break;
+      case 'copy': this.copy(s.targets, s.sources); break;
+      case 'if': this.nested(`if (${this.ref(s.cond)}) {`, s.then, s.else); break;
+      case 'if-index': this.nested(`if (${this.ref(s.index)} == ${s.value}u) {`, s.then, s.else); break;
+      case 'loop': this.nested('loop {', s.body, []); break;
+      case 'break': this.line('break;'); break;
+      case 'continue': this.line('continue;'); break;
+      case 'return': this.line('return;'); break;
+      case 'trap': this.line('return; // trap'); break;
+      case 'set-exit': this.line(`ptx_exit = ${s.target}u;`); break;
+      case 'if-exit': this.nested(`if (ptx_exit == ${s.target}u) {`, s.body, []); break;
+      case 'set-state': this.line(`ptx_state = ${s.block}u;`); break;
+      case 'if-state': this.nested(`if (ptx_state == ${s.block}u) {`, s.body, []); break;
+    }
+  }
+
+  private nested(head: string, body: readonly Stmt[], otherwise: readonly Stmt[]): void {
+    this.line(head);
+    this.depth++;
+    this.emitBody(body);
+    this.depth--;
+    if (otherwise.length) {
+      this.line('} else {');
+      this.depth++;
+      this.emitBody(otherwise);
+      this.depth--;
+    }
+    this.line('}');
+  }
+
+  /** A parallel copy: through temporaries when a source is also a target. */
+  private copy(targets: readonly ValueId[], sources: readonly ValueId[]): void {
+    const pairs = targets.map((t, i) => [t, sources[i] as ValueId] as const).filter(([t, s]) => t !== s);
+    const targetSet = new Set(targets);
+    const clash = pairs.some(([, s]) => targetSet.has(s));
+    if (!clash) { for (const [t, s] of pairs) this.line(`v${t} = ${this.ref(s)};`); return; }
+    const tmps = pairs.map(([, s]) => { const n = this.temp('copy'); this.line(`let ${n} = ${this.ref(s)};`); return n; });
+    pairs.forEach(([t], i) => this.line(`v${t} = ${tmps[i] as string};`));
+  }
+
+  private inst(inst: Inst, results: readonly ValueId[], span: Span): void {
+    if (inst.op === 'const') return;
+    this.span = span;
+    const expr = emitInst(this, inst);
+    const r = results[0];
+    if (r === undefined || expr === undefined) { if (expr) this.line(`_ = ${expr};`); return; }
+    this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The instruction table of the emitter: one entry per IR op (TypeGPU `Transpilers`).
+ * Value-producing entries return a WGSL expression; effects write statements and return
+ * undefined.
+ */
+import type { Inst, InstOf, Op } from '../../src/ir/inst.js';
+import type { FunctionEmitter } from './emit-function.js';
+import * as D from './emit-data.js';
+import * as F from './emit-float.js';
+import * as I from './emit-int.js';
+import { emitAtomic, emitLoad, emitStore, regionPlace, type Place } from './emit-memory.js';
+
+type Emit<K extends Op> = (cx: FunctionEmitter, inst: InstOf<K>) => string | undefined;
+
+function place(cx: FunctionEmitter, inst: InstOf<'load' | 'store' | 'atomic'>): Place | undefined {
+  const memory = cx.fn.memory;
+  if (!memory || !inst.region) { cx.unsupported('a memory access without a resolved region'); return undefined; }
+  const p = regionPlace(memory, inst.region);
+  if (!p) { cx.unsupported(`memory in the ${inst.region.kind} region`); return undefined; }
+  return p.hi !== undefined ? { ...p, hi: `${cx.ref(inst.address)}.y` } : p;
+}
+
+const EMITTERS: { readonly [K in Op]: Emit<K> } = {
+  const: (_cx, i) => D.constant(i.type, i.bits),
+  undef: (_cx, i) => D.constant(i.type, 0n),
+  bitcast: D.bitcast,
+  extract: D.extract,
+  compose: D.compose,
+  ibinary: I.intBinary,
+  iunary: I.intUnary,
+  mul_wide: I.mulWide,
+  icmp: I.intCompare,
+  extend: I.extend,
+  truncate: I.truncate,
+  fbinary: F.floatBinary,
+  fma: F.fma,
+  funary: F.floatUnary,
+  fcmp: F.floatCompare,
+  convert: F.convert,
+  select: D.select,
+  special: (cx, i) => D.special(cx, i, cx.dynamicSmemBytes, cx.fn.memory?.shared.staticBytes ?? 0),
+  kernel_param: (cx, i) => D.kernelParam(cx.fn, i),
+  address_of: (cx, i) => cx.unsupported(`the address of \`${i.symbol}\` in the ${i.space} space`),
+  cvta: (cx, i) => cx.ref(i.value),
+  load: (cx, i) => { const p = place(cx, i); return p ? emitLoad(cx, p, i) : '0u'; },
+  store: (cx, i) => { const p = place(cx, i); if (p) emitStore(cx, p, i); return undefined; },
+  atomic: (cx, i) => { const p = place(cx, i); return p ? emitAtomic(cx, p, i) : '0u'; },
+  barrier: (cx, i) => {
+    if (i.kind !== 'sync') return cx.unsupported(`bar.${i.kind}`), undefined;
+    if (i.count !== null) return cx.unsupported('bar.sync with a thread count'), undefined;
+    if (cx.fn.memory?.slots.some((s) => s.writable)) cx.line('storageBarrier();');
+    cx.line('workgroupBarrier();');
+    return undefined;
+  },
+  fence: () => undefined,
+  shfl: (cx) => cx.unsupported('shfl (warp shuffles)'),
+  vote: (cx) => cx.unsupported('vote (warp votes)'),
+  activemask: (cx) => cx.unsupported('activemask'),
+  call: (cx, i) => cx.unsupported(`calls of device functions (\`${i.callee}\`)`),
+};
+
+export function emitInst(cx: FunctionEmitter, inst: Inst): string | undefined {
+  return (EMITTERS[inst.op] as Emit<Op>)(cx, inst as InstOf<Op>);
+}

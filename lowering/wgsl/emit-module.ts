@@ -1,0 +1,122 @@
+/**
+ * The emitter's top level and the only writer of WGSL text (with the files it calls):
+ * declarations (overrides, the launch uniform, one storage binding per global slot,
+ * workgroup and private memory), run-time address dispatch helpers, the linked helper
+ * library, and the entry point, which derives %ctaid from a linearised workgroup id so
+ * launches larger than 65535 workgroups per dimension work.
+ */
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { FunctionMemory, IrFunction, MemoryView } from '../../src/ir/function.js';
+import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type KernelLayout, type OverrideName, type ParamLayout } from '../layout.js';
+import { GENERIC_TAG } from '../pass.js';
+import { FunctionEmitter } from './emit-function.js';
+import { linkLibrary } from './library.js';
+
+const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4 };
+
+export function entryPointName(ptxName: string): string {
+  return `k_${ptxName.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+function paramLayouts(fn: IrFunction, memory: FunctionMemory): ParamLayout[] {
+  const pointers = new Set(memory.slots.flatMap((s) => [s.param, ...s.aliases]));
+  return fn.kernelParams.map((p, i) => ({
+    name: p.name, type: p.ptxType, offset: p.offset, size: p.size, align: p.align,
+    ...(p.arrayLength !== undefined ? { arrayLength: p.arrayLength } : {}),
+    isPointer: pointers.has(i),
+  }));
+}
+
+function sharedDeclaration(memory: FunctionMemory): string | undefined {
+  const sh = memory.shared;
+  if (!sh.used && !sh.dynamic) return undefined;
+  const words = Math.ceil(sh.staticBytes / 4);
+  const per = VIEW_BYTES[sh.view] / 4;
+  const count = sh.dynamic
+    ? `max((${words}u + ptx_dynamic_smem_words + ${per - 1}u) / ${per}u, 1u)`
+    : `${Math.max(1, Math.ceil(words / per))}`;
+  return `var<workgroup> ptx_shared: array<${sh.view}, ${count}>;`;
+}
+
+/** `ptx_dyn_*`: loads and stores through addresses whose region is only known at run time. */
+function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: readonly string[]): string {
+  const cases: { cond: string; name: string; view: MemoryView; private: boolean }[] = [];
+  if (memory.dynamicGeneric && (memory.shared.used || memory.shared.dynamic)) cases.push({ cond: `a.y == ${GENERIC_TAG.shared}u`, name: 'ptx_shared', view: memory.shared.view, private: false });
+  if (memory.dynamicGeneric && memory.local.used) cases.push({ cond: `a.y == ${GENERIC_TAG.local}u`, name: 'ptx_local', view: 'u32', private: true });
+  memory.slots.forEach((s, i) => {
+    const hi = LAUNCH_HEADER_BYTES + (fn.kernelParams[s.param]?.offset ?? 0) + 4;
+    cases.push({ cond: `a.y == ptx_launch[${hi >> 4}].${'xyzw'[(hi >> 2) & 3]}`, name: slotNames[i] as string, view: s.view, private: false });
+  });
+  const word = (c: (typeof cases)[number]): string =>
+    c.view === 'vec4<u32>' ? `${c.name}[a.x >> 4u][(a.x >> 2u) & 3u]` : c.view === 'vec2<u32>' ? `${c.name}[a.x >> 3u][(a.x >> 2u) & 1u]` : `${c.name}[a.x >> 2u]`;
+  const load = cases.map((c) => `  if (${c.cond}) { return ${c.view === 'atomic<u32>' ? `atomicLoad(&${word(c)})` : word(c)}; }`);
+  const store = cases.map((c) => `  if (${c.cond}) { ${c.view === 'atomic<u32>' ? `atomicStore(&${word(c)}, w)` : `${word(c)} = w`}; return; }`);
+  const bits = cases.map((c) => c.view === 'atomic<u32>'
+    ? `  if (${c.cond}) { atomicAnd(&${word(c)}, ~(m << s)); atomicOr(&${word(c)}, (w & m) << s); return; }`
+    : `  if (${c.cond}) { ${word(c)} = insertBits(${word(c)}, w, s, n); return; }`);
+  return [
+    'fn ptx_dyn_load(a: vec2<u32>) -> u32 {', ...load, '  return 0u;', '}',
+    'fn ptx_dyn_store(a: vec2<u32>, w: u32) {', ...store, '}',
+    'fn ptx_dyn_store_bits(a: vec2<u32>, w: u32, n: u32) {', '  let s = (a.x & 3u) * 8u;', '  let m = select(0xffu, 0xffffu, n == 16u);', ...bits, '}',
+  ].join('\n');
+}
+
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[] }): CompiledKernel {
+  const memory = fn.memory;
+  const structured = fn.structured;
+  if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
+  const dynamicShared = memory.shared.dynamic;
+  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u');
+  fe.emitBody(structured.body);
+
+  const params = paramLayouts(fn, memory);
+  const last = fn.kernelParams.at(-1);
+  const paramBytes = last ? last.offset + last.size : 0;
+  const uniformBytes = Math.ceil((LAUNCH_HEADER_BYTES + paramBytes) / 16) * 16;
+  const slotNames = memory.slots.map((_, i) => `ptx_slot${i}`);
+  const bindings: BindingLayout[] = [{ kind: 'launch-params', binding: 0 }];
+  const decls: string[] = [
+    `// ptx-wgsl: kernel \`${fn.name}\` from ${sourceName}`,
+    'override ptx_ntid_x: u32 = 1u;',
+    'override ptx_ntid_y: u32 = 1u;',
+    'override ptx_ntid_z: u32 = 1u;',
+  ];
+  const overrides: OverrideName[] = ['ptx_ntid_x', 'ptx_ntid_y', 'ptx_ntid_z'];
+  if (dynamicShared) { decls.push('override ptx_dynamic_smem_words: u32 = 1u;'); overrides.push('ptx_dynamic_smem_words'); }
+  decls.push(`@group(0) @binding(0) var<uniform> ptx_launch: array<vec4<u32>, ${uniformBytes / 16}>;`);
+  memory.slots.forEach((s, i) => {
+    const access = s.writable || s.view === 'atomic<u32>' ? 'read_write' : 'read';
+    decls.push(`@group(0) @binding(${i + 1}) var<storage, ${access}> ${slotNames[i]}: array<${s.view}>;`);
+    bindings.push({ kind: 'global-slot', binding: i + 1, param: s.param, aliases: s.aliases, access, element: s.view });
+  });
+  const shared = sharedDeclaration(memory);
+  if (shared) decls.push(shared);
+  if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
+  if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
+
+  const entryPoint = entryPointName(fn.name);
+  const body = [
+    '@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)',
+    `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>) {`,
+    '  let ptx_lin = ptx_wid.x + ptx_wid.y * ptx_launch[0].w;',
+    '  if (ptx_lin >= ptx_launch[0].x * ptx_launch[0].y * ptx_launch[0].z) { return; }',
+    '  let ptx_ctaid = vec3<u32>(ptx_lin % ptx_launch[0].x, (ptx_lin / ptx_launch[0].x) % ptx_launch[0].y, ptx_lin / (ptx_launch[0].x * ptx_launch[0].y));',
+    ...fe.declarations(),
+    ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
+    ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
+    ...fe.lines,
+    '}',
+  ];
+  const library = linkLibrary(fe.library);
+  const wgsl = [...decls, '', ...(library ? [library, ''] : []), ...body, ''].join('\n');
+  const layout: KernelLayout = {
+    entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
+    staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
+    dynamicSharedBytes: 0,
+    features: [],
+    warp: { path: 'none', reason: 'the kernel uses no warp-level instructions' },
+    ...(info.reqntid ? { reqntid: info.reqntid } : {}),
+    ...(info.maxntid ? { maxntid: info.maxntid } : {}),
+  };
+  return { layout, wgsl, entryPoint };
+}

@@ -1,0 +1,47 @@
+/**
+ * Links the hand-written WGSL helper library (shaders/*.wgsl) into a kernel: only the
+ * functions the kernel calls, plus the functions those call, in library order.
+ */
+import { WGSL_LIBRARY } from '../../shaders/library.generated.js';
+
+interface LibraryFunction { readonly name: string; readonly text: string; readonly calls: readonly string[] }
+
+function splitFunctions(source: string): LibraryFunction[] {
+  const out: { name: string; text: string }[] = [];
+  const re = /^fn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/gm;
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    let depth = 0;
+    let i = source.indexOf('{', m.index);
+    for (; i < source.length; i++) {
+      if (source[i] === '{') depth++;
+      else if (source[i] === '}' && --depth === 0) break;
+    }
+    out.push({ name: m[1] as string, text: source.slice(m.index, i + 1) });
+  }
+  const names = new Set(out.map((f) => f.name));
+  return out.map((f) => ({
+    ...f,
+    calls: [...f.text.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*\(/g)].map((c) => c[1] as string).filter((n) => n !== f.name && names.has(n)),
+  }));
+}
+
+const FUNCTIONS: readonly LibraryFunction[] = Object.values(WGSL_LIBRARY).flatMap(splitFunctions);
+const BY_NAME = new Map(FUNCTIONS.map((f) => [f.name, f]));
+
+export function isLibraryFunction(name: string): boolean {
+  return BY_NAME.has(name);
+}
+
+/** The WGSL text of `used` and everything they call, in library order. */
+export function linkLibrary(used: Iterable<string>): string {
+  const needed = new Set<string>();
+  const visit = (name: string): void => {
+    if (needed.has(name)) return;
+    const f = BY_NAME.get(name);
+    if (!f) return;
+    needed.add(name);
+    f.calls.forEach(visit);
+  };
+  for (const u of used) visit(u);
+  return FUNCTIONS.filter((f) => needed.has(f.name)).map((f) => f.text).join('\n\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * A context (CUcontext) on one GPUDevice: its allocations, loaded modules, pipeline cache, and
+ * the copies and synchronisation around launches. Everything is queued on the device's one
+ * queue in call order, so a copy after a launch sees the launch's results.
+ */
+import { copyOnDevice, fillDevice, readFromDevice, writeToDevice } from './copy.js';
+import { DeviceMonitor, getDefaultDevice } from './device.js';
+import { deviceError } from './errors.js';
+import type { LaunchEnv } from './launch.js';
+import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
+import { Module, type Compiler, type ModuleOptions } from './module.js';
+import { PipelineCache } from './pipeline-cache.js';
+
+export interface ContextOptions {
+  /** The device to run on. Default: the host's shared default device. */
+  readonly device?: GPUDevice;
+}
+
+export class Context implements LaunchEnv {
+  readonly monitor: DeviceMonitor;
+  readonly memory: AllocationTable;
+  readonly pipelines: PipelineCache;
+  private readonly placeholders = new Map<number, GPUBuffer>();
+
+  constructor(
+    readonly device: GPUDevice,
+    private readonly compiler: Compiler,
+  ) {
+    this.monitor = new DeviceMonitor(device);
+    this.memory = new AllocationTable(device);
+    this.pipelines = new PipelineCache(device, this.monitor);
+  }
+
+  /** Loads PTX source (cuModuleLoadData); entries compile on first `getFunction`. */
+  loadModule(source: string, options: ModuleOptions = {}): Module {
+    return new Module(source, options, this.compiler, this);
+  }
+
+  /** Allocates `bytes` bytes of device memory (cuMemAlloc); contents start zeroed. */
+  malloc(bytes: number): DeviceBuffer {
+    this.monitor.check();
+    return this.monitor.scoped('malloc', () => this.memory.allocate(bytes));
+  }
+
+  free(pointer: DevicePointer): void {
+    this.memory.free(pointer);
+  }
+
+  /** Copies host memory to `dst` (cuMemcpyHtoD); `src` may be reused as soon as this returns. */
+  memcpyHtoD(dst: DevicePointer, src: HostBuffer): void {
+    this.monitor.check();
+    const bytes = hostBytes(src);
+    writeToDevice(this.device, this.memory.resolveRange(dst, bytes.byteLength, 'memcpyHtoD'), bytes);
+  }
+
+  /** Copies `dst.byteLength` bytes from `src` into exactly `dst`'s memory, after queued launches. */
+  async memcpyDtoH(dst: HostBuffer, src: DevicePointer): Promise<void> {
+    this.monitor.check();
+    const bytes = hostBytes(dst);
+    const loc = this.memory.resolveRange(src, bytes.byteLength, 'memcpyDtoH');
+    try {
+      await readFromDevice(this.device, loc, bytes);
+    } catch (e) {
+      await this.monitor.settle(); // a device error explains a failed read better than the map failure
+      throw deviceError(`memcpyDtoH failed: ${(e as Error).message}`);
+    }
+    await this.monitor.settle();
+  }
+
+  memcpyDtoD(dst: DevicePointer, src: DevicePointer, bytes: number): void {
+    this.monitor.check();
+    const to = this.memory.resolveRange(dst, bytes, 'memcpyDtoD');
+    const from = this.memory.resolveRange(src, bytes, 'memcpyDtoD');
+    copyOnDevice(this.device, to, from, bytes);
+  }
+
+  /** Sets `bytes` bytes at `dst` to the byte `value` (cuMemsetD8). */
+  memset(dst: DevicePointer, value: number, bytes: number): void {
+    this.monitor.check();
+    fillDevice(this.device, this.memory.resolveRange(dst, bytes, 'memset'), value, bytes);
+  }
+
+  /** Waits for all queued work; throws the first device error since the context was created. */
+  async synchronize(): Promise<void> {
+    this.monitor.check();
+    await this.device.queue.onSubmittedWorkDone();
+    await this.monitor.settle();
+  }
+
+  /** Frees every allocation. The device itself belongs to the caller (or is the shared default). */
+  destroy(): void {
+    this.memory.freeAll();
+    for (const p of this.placeholders.values()) p.destroy();
+    this.placeholders.clear();
+  }
+
+  placeholder(binding: number): GPUBuffer {
+    let buffer = this.placeholders.get(binding);
+    if (!buffer) {
+      buffer = this.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE, label: 'ptx-wgsl null pointer' });
+      this.placeholders.set(binding, buffer);
+    }
+    return buffer;
+  }
+}
+
+/** Creates a context with an explicit compiler; `createContext` in the package API supplies `compile`. */
+export async function createContextWith(compiler: Compiler, options: ContextOptions = {}): Promise<Context> {
+  const device = options.device ?? (await getDefaultDevice());
+  return new Context(device, compiler);
+}

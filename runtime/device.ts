@@ -1,0 +1,161 @@
+/**
+ * Getting a GPUDevice on every host, with the features and limits PTX kernels need, and turning
+ * WebGPU's asynchronous error reporting (device loss, uncaptured and scoped errors) into sticky
+ * PtxErrors, the way CUDA reports an error at the next synchronising call.
+ */
+import type { PtxError } from '../src/diagnostics/ptx-error.js';
+import { deviceError } from './errors.js';
+
+/** Optional features the compiler can use when present. */
+const WANTED_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'subgroup-size-control'];
+
+/** Limits raised to the adapter's maximum: the defaults (e.g. 8 storage buffers) are too small. */
+const RAISED_LIMITS: readonly string[] = [
+  'maxStorageBuffersPerShaderStage',
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupSizeZ',
+  'maxComputeWorkgroupsPerDimension',
+  'maxUniformBufferBindingSize',
+];
+
+/**
+ * Dawn's GPU object on Node. It must stay referenced while any of its devices lives: when it
+ * is garbage collected Dawn tears down its instance under the devices, and the process crashes.
+ */
+let nodeGpu: GPU | undefined;
+
+/** Finds the host's WebGPU entry point: `navigator.gpu`, or Dawn's `webgpu` package on Node. */
+export async function getGpu(): Promise<GPU> {
+  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
+  if (nav?.gpu) return nav.gpu;
+  if (nodeGpu) return nodeGpu;
+  try {
+    // A computed specifier keeps bundlers from pulling the Node-only package into browser builds.
+    const pkg = 'webgpu';
+    const { create, globals } = (await import(pkg)) as { create: (flags: string[]) => GPU; globals: object };
+    Object.assign(globalThis, globals);
+    nodeGpu = create([]);
+    return nodeGpu;
+  } catch (e) {
+    throw deviceError(
+      'WebGPU is not available on this host',
+      'in a browser or Deno, navigator.gpu is missing; on Node, install the `webgpu` package',
+      `cause: ${String(e)}`,
+    );
+  }
+}
+
+/** Requests a device from `adapter` with every wanted feature it has and its maximum limits. */
+export async function requestKernelDevice(adapter: GPUAdapter): Promise<GPUDevice> {
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
+  const requiredLimits: Record<string, number> = {};
+  const limits = adapter.limits as unknown as Record<string, unknown>;
+  for (const name of RAISED_LIMITS) {
+    const value = limits[name];
+    if (typeof value === 'number') requiredLimits[name] = value;
+  }
+  return adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'ptx-wgsl' });
+}
+
+let defaultDevice: Promise<GPUDevice> | undefined;
+
+/** The host's shared default device, created on first use. */
+export function getDefaultDevice(): Promise<GPUDevice> {
+  if (defaultDevice) return defaultDevice;
+  const created = createDefaultDevice();
+  defaultDevice = created;
+  const forget = (): void => {
+    if (defaultDevice === created) defaultDevice = undefined;
+  };
+  // A failed or lost default device is replaced on the next call rather than poisoning the process.
+  created.then((device) => device.lost.then(forget), forget);
+  return created;
+}
+
+async function createDefaultDevice(): Promise<GPUDevice> {
+  const gpu = await getGpu();
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw deviceError('no WebGPU adapter is available on this host');
+  return requestKernelDevice(adapter);
+}
+
+/**
+ * Destroys the default device, if one was created. Dawn keeps Node processes alive while a
+ * device exists, so scripts and tests call this when done.
+ */
+export async function releaseDefaultDevice(): Promise<void> {
+  const pending = defaultDevice;
+  defaultDevice = undefined;
+  if (pending) (await pending.catch(() => undefined))?.destroy();
+}
+
+/**
+ * Watches one device for the context that uses it: the first error seen is kept and thrown by
+ * every later call (`check`), as CUDA's sticky errors are.
+ */
+export class DeviceMonitor {
+  private error: PtxError | undefined;
+  private pending: Promise<void>[] = [];
+  private closed = false;
+
+  constructor(readonly device: GPUDevice) {
+    void device.lost.then((info) => {
+      if (!this.closed) this.record(deviceError(`the WebGPU device was lost (${info.reason}): ${info.message}`));
+    });
+    device.addEventListener('uncapturederror', (ev) => {
+      this.record(deviceError(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`));
+    });
+  }
+
+  /** Throws the first error the device reported, if any. */
+  check(): void {
+    if (this.error) throw this.error;
+  }
+
+  /**
+   * Runs `fn` inside validation and out-of-memory error scopes; an error they catch becomes the
+   * sticky error, prefixed by `what`, once the scopes resolve (see `settle`).
+   */
+  scoped<T>(what: string, fn: () => T): T {
+    this.check();
+    this.device.pushErrorScope('out-of-memory');
+    this.device.pushErrorScope('validation');
+    try {
+      return fn();
+    } finally {
+      const scopes = [this.device.popErrorScope(), this.device.popErrorScope()];
+      this.pending.push(this.collect(what, scopes));
+    }
+  }
+
+  /** Waits for every outstanding error scope, then throws the sticky error if there is one. */
+  async settle(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      await Promise.all(batch);
+    }
+    this.check();
+  }
+
+  /** Stops reporting loss: the owner destroys the device on purpose. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private async collect(what: string, scopes: Promise<GPUError | null>[]): Promise<void> {
+    for (const scope of scopes) {
+      const err = await scope.catch((e: unknown) => ({ message: String(e) }));
+      if (err) this.record(deviceError(`${what} failed: ${err.message}`));
+    }
+  }
+
+  private record(error: PtxError): void {
+    this.error ??= error;
+  }
+}

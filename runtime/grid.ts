@@ -1,0 +1,56 @@
+/**
+ * Grid and block shapes, and how a CUDA grid maps onto a WebGPU dispatch.
+ *
+ * CUDA grids reach 2^31-1 blocks in x; WebGPU allows `maxComputeWorkgroupsPerDimension`
+ * (typically 65535) per dimension. So every grid is linearised: G = gx*gy*gz blocks are
+ * dispatched as (min(G, max), ceil(G / max), 1) workgroups; the shader computes
+ * lin = wid.x + wid.y * dispatchX, returns when lin >= G, and derives %ctaid from the grid
+ * size in the launch header.
+ */
+import { argumentError } from './errors.js';
+
+export type Dim3 = readonly [number, number, number];
+
+/** `grid` / `block` as users write them: `n`, `[x]`, `[x, y]` or `[x, y, z]`. */
+export type DimInput = number | readonly [number, number?, number?];
+
+/** Normalises to three dimensions, missing ones 1. */
+export function toDim3(input: DimInput | undefined, what: string): Dim3 {
+  const [x = 1, y = 1, z = 1] = typeof input === 'number' ? [input] : (input ?? []);
+  for (const d of [x, y, z]) {
+    if (!Number.isSafeInteger(d) || d < 0) throw argumentError(`${what} dimensions must be non-negative integers, got [${x}, ${y}, ${z}]`);
+  }
+  return [x, y, z];
+}
+
+export function volume([x, y, z]: Dim3): number {
+  return x * y * z;
+}
+
+export interface DispatchPlan {
+  /** Workgroups to dispatch in x and y (z is always 1). */
+  readonly x: number;
+  readonly y: number;
+  /** Blocks in the grid; the shader skips the `x*y - blocks` padding workgroups. */
+  readonly blocks: number;
+}
+
+/** The largest grid volume a linearised dispatch can cover. */
+export function maxGridBlocks(maxPerDimension: number): number {
+  return maxPerDimension * maxPerDimension;
+}
+
+/** The 2D dispatch covering `grid`'s blocks; callers check the grid against `maxGridBlocks` first. */
+export function planDispatch(grid: Dim3, maxPerDimension: number): DispatchPlan {
+  const blocks = volume(grid);
+  const x = Math.min(blocks, maxPerDimension);
+  return { x, y: Math.ceil(blocks / x), blocks };
+}
+
+/** What the shader computes for workgroup (wx, wy): the block's %ctaid, or null for padding. */
+export function ctaidOf(wx: number, wy: number, plan: DispatchPlan, grid: Dim3): Dim3 | null {
+  const lin = wx + wy * plan.x;
+  if (lin >= plan.blocks) return null;
+  const [gx, gy] = grid;
+  return [lin % gx, Math.floor(lin / gx) % gy, Math.floor(lin / (gx * gy))];
+}

@@ -1,0 +1,120 @@
+/**
+ * `runPtx`: compile, copy in, launch, copy back, in one call. Built on the context API; host
+ * buffers passed for pointer parameters become allocations for the duration of the call.
+ * Contexts and loaded modules are kept per device, so running the same PTX again does not
+ * re-transpile it.
+ */
+import type { CompiledKernel, KernelLayout } from '../lowering/layout.js';
+import { Context } from './context.js';
+import { getDefaultDevice } from './device.js';
+import type { LaunchArg, LaunchConfig } from './launch.js';
+import { hostBytes, isHostBuffer, type DeviceBuffer, type HostBuffer } from './memory.js';
+import type { Compiler, Module } from './module.js';
+import { slotBindings } from './bindings.js';
+
+export interface RunOptions extends LaunchConfig {
+  /** The `.entry` to run. Default: the module's only entry. */
+  readonly entry?: string;
+  /** Default: the host's shared default device. */
+  readonly device?: GPUDevice;
+  /** Name used in diagnostics. Default `kernel.ptx`. */
+  readonly fileName?: string;
+}
+
+/** Arguments as `launch` takes them, plus host buffers for pointer parameters. */
+export type RunArg = LaunchArg;
+
+export interface RunResult {
+  /** The compiled kernel variant that ran (its WGSL and layout). */
+  readonly kernel: CompiledKernel;
+  /** Wall-clock milliseconds from submitting the dispatch to its completion. */
+  readonly timeMs: number;
+}
+
+/** A host buffer's allocation for one call, and whether the kernel may have written it. */
+interface Staged {
+  readonly host: HostBuffer;
+  readonly device: DeviceBuffer;
+  writable: boolean;
+}
+
+const MAX_CACHED_MODULES = 32;
+
+class RunCache {
+  private readonly modules = new Map<string, Module>();
+  constructor(readonly ctx: Context) {}
+
+  module(source: string, fileName: string | undefined): Module {
+    const key = `${fileName ?? ''}\0${source}`;
+    let mod = this.modules.get(key);
+    if (!mod) {
+      mod = this.ctx.loadModule(source, fileName !== undefined ? { fileName } : {});
+      if (this.modules.size >= MAX_CACHED_MODULES) this.modules.delete(this.modules.keys().next().value as string);
+      this.modules.set(key, mod);
+    }
+    return mod;
+  }
+}
+
+const caches = new WeakMap<GPUDevice, RunCache>();
+
+export async function runPtxWith(compiler: Compiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
+  const device = options.device ?? (await getDefaultDevice());
+  let cache = caches.get(device);
+  if (!cache) {
+    cache = new RunCache(new Context(device, compiler));
+    caches.set(device, cache);
+  }
+  try {
+    return await runIn(cache, source, args, options);
+  } catch (e) {
+    caches.delete(device); // a sticky device error must not fail every later call
+    throw e;
+  }
+}
+
+async function runIn(cache: RunCache, source: string, args: readonly RunArg[], options: RunOptions): Promise<RunResult> {
+  const { ctx } = cache;
+  const mod = cache.module(source, options.fileName);
+  const fn = mod.getFunction(options.entry ?? mod.defaultEntry());
+  const staged = new Map<string, Staged>();
+  try {
+    const deviceArgs = stageArgs(ctx, fn.layout, args, staged);
+    const kernel = await fn.prepareAsync(options, deviceArgs);
+    const start = performance.now();
+    fn.launch(options, deviceArgs);
+    await ctx.synchronize();
+    const timeMs = performance.now() - start;
+    const writable = [...staged.values()].filter((s) => s.writable);
+    await Promise.all(writable.map((s) => ctx.memcpyDtoH(s.host, s.device)));
+    return { kernel, timeMs };
+  } finally {
+    for (const s of staged.values()) ctx.free(s.device);
+  }
+}
+
+/**
+ * Replaces host buffers passed for non-aggregate parameters with allocations holding a copy.
+ * The same memory passed twice (by identical views) becomes one allocation, so in-place
+ * kernels see true aliasing.
+ */
+function stageArgs(ctx: Context, layout: KernelLayout, args: readonly RunArg[], staged: Map<string, Staged>): LaunchArg[] {
+  const ids = new Map<ArrayBufferLike, number>();
+  const slots = slotBindings(layout);
+  return args.map((arg, i) => {
+    const param = layout.params[i];
+    if (!isHostBuffer(arg) || !param || param.arrayLength !== undefined) return arg;
+    const bytes = hostBytes(arg);
+    if (!ids.has(bytes.buffer)) ids.set(bytes.buffer, ids.size);
+    const key = `${ids.get(bytes.buffer)}:${bytes.byteOffset}:${bytes.byteLength}`;
+    let s = staged.get(key);
+    if (!s) {
+      s = { host: arg, device: ctx.malloc(bytes.byteLength), writable: false };
+      staged.set(key, s);
+      ctx.memcpyHtoD(s.device, arg);
+    }
+    // Read-only parameters need no copy back: the kernel cannot have changed them.
+    s.writable ||= slots.some((b) => b.param === i && b.access === 'read_write');
+    return s.device;
+  });
+}

@@ -1,0 +1,134 @@
+// 64-bit integers as vec2<u32>(low, high): PTX .u64/.s64/.b64 arithmetic, exact modulo 2^64.
+// Linked into a kernel only when used (lowering/wgsl/library.ts). Every function is pure.
+
+fn i64_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let lo = a.x + b.x;
+  return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}
+
+fn i64_sub(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+
+fn i64_neg(a: vec2<u32>) -> vec2<u32> {
+  return i64_sub(vec2<u32>(0u, 0u), a);
+}
+
+// Full 32x32 -> 64-bit unsigned product from 16-bit halves.
+fn mul_wide_u32(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu; let a1 = a >> 16u;
+  let b0 = b & 0xffffu; let b1 = b >> 16u;
+  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  let lo = (p00 & 0xffffu) | (mid << 16u);
+  let hi = p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+  return vec2<u32>(lo, hi);
+}
+
+fn mul_wide_s32(a: u32, b: u32) -> vec2<u32> {
+  var r = mul_wide_u32(a, b);
+  // signed correction: subtract b<<32 when a < 0 and a<<32 when b < 0
+  r.y = r.y - select(0u, b, i32(a) < 0) - select(0u, a, i32(b) < 0);
+  return r;
+}
+
+fn mulhi_u32(a: u32, b: u32) -> u32 { return mul_wide_u32(a, b).y; }
+fn mulhi_s32(a: u32, b: u32) -> u32 { return mul_wide_s32(a, b).y; }
+
+fn i64_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  var r = mul_wide_u32(a.x, b.x);
+  r.y = r.y + a.x * b.y + a.y * b.x;
+  return r;
+}
+
+// High 64 bits of the unsigned 128-bit product.
+fn i64_mulhi_u(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let ll = mul_wide_u32(a.x, b.x);
+  let lh = mul_wide_u32(a.x, b.y);
+  let hl = mul_wide_u32(a.y, b.x);
+  let hh = mul_wide_u32(a.y, b.y);
+  // column 1 (bits 32..63): ll.y + lh.x + hl.x, carries into column 2
+  let c1a = ll.y + lh.x;
+  var carry = select(0u, 1u, c1a < ll.y);
+  let c1 = c1a + hl.x;
+  carry = carry + select(0u, 1u, c1 < c1a);
+  let mid = i64_add(i64_add(vec2<u32>(lh.y, 0u), vec2<u32>(hl.y, 0u)), vec2<u32>(carry, 0u));
+  return i64_add(hh, mid);
+}
+
+fn i64_mulhi_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  var r = i64_mulhi_u(a, b);
+  if (i32(a.y) < 0) { r = i64_sub(r, b); }
+  if (i32(b.y) < 0) { r = i64_sub(r, a); }
+  return r;
+}
+
+// Shifts clamp the amount as PTX does: >= 64 gives 0 (or the sign fill for shr.s64).
+fn i64_shl(a: vec2<u32>, n: u32) -> vec2<u32> {
+  if (n >= 64u) { return vec2<u32>(0u, 0u); }
+  if (n >= 32u) { return vec2<u32>(0u, a.x << (n - 32u)); }
+  if (n == 0u) { return a; }
+  return vec2<u32>(a.x << n, (a.y << n) | (a.x >> (32u - n)));
+}
+
+fn i64_shr_u(a: vec2<u32>, n: u32) -> vec2<u32> {
+  if (n >= 64u) { return vec2<u32>(0u, 0u); }
+  if (n >= 32u) { return vec2<u32>(a.y >> (n - 32u), 0u); }
+  if (n == 0u) { return a; }
+  return vec2<u32>((a.x >> n) | (a.y << (32u - n)), a.y >> n);
+}
+
+fn i64_shr_s(a: vec2<u32>, n: u32) -> vec2<u32> {
+  let fill = select(0u, 0xffffffffu, i32(a.y) < 0);
+  if (n >= 64u) { return vec2<u32>(fill, fill); }
+  if (n >= 32u) { return vec2<u32>(u32(i32(a.y) >> min(n - 32u, 31u)), fill); }
+  if (n == 0u) { return a; }
+  return vec2<u32>((a.x >> n) | (a.y << (32u - n)), u32(i32(a.y) >> n));
+}
+
+fn i64_ult(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }
+fn i64_slt(a: vec2<u32>, b: vec2<u32>) -> bool { return i32(a.y) < i32(b.y) || (a.y == b.y && a.x < b.x); }
+
+fn i64_sext32(a: u32) -> vec2<u32> { return vec2<u32>(a, select(0u, 0xffffffffu, i32(a) < 0)); }
+
+// Unsigned 64-bit division by shift-subtract; x / 0 = all ones and x % 0 = x, as NVIDIA GPUs do.
+fn i64_divrem_u(a: vec2<u32>, b: vec2<u32>) -> array<vec2<u32>, 2> {
+  if (b.x == 0u && b.y == 0u) { return array<vec2<u32>, 2>(vec2<u32>(0xffffffffu, 0xffffffffu), a); }
+  if (a.y == 0u && b.y == 0u) { return array<vec2<u32>, 2>(vec2<u32>(a.x / b.x, 0u), vec2<u32>(a.x % b.x, 0u)); }
+  var q = vec2<u32>(0u, 0u);
+  var r = vec2<u32>(0u, 0u);
+  for (var i = 63i; i >= 0i; i = i - 1i) {
+    r = i64_shl(r, 1u);
+    let bit = select((a.x >> u32(i)) & 1u, (a.y >> u32(i - 32i)) & 1u, i >= 32i);
+    r.x = r.x | bit;
+    if (!i64_ult(r, b)) {
+      r = i64_sub(r, b);
+      if (i >= 32i) { q.y = q.y | (1u << u32(i - 32i)); } else { q.x = q.x | (1u << u32(i)); }
+    }
+  }
+  return array<vec2<u32>, 2>(q, r);
+}
+
+fn i64_div_u(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return i64_divrem_u(a, b)[0]; }
+fn i64_rem_u(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return i64_divrem_u(a, b)[1]; }
+
+fn i64_abs(a: vec2<u32>) -> vec2<u32> { return select(a, i64_neg(a), i32(a.y) < 0); }
+
+// Signed division truncates toward zero; the remainder takes the dividend's sign.
+fn i64_div_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  if (b.x == 0u && b.y == 0u) { return vec2<u32>(0xffffffffu, 0xffffffffu); }
+  let q = i64_divrem_u(i64_abs(a), i64_abs(b))[0];
+  return select(q, i64_neg(q), (i32(a.y) < 0) != (i32(b.y) < 0));
+}
+
+fn i64_rem_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  if (b.x == 0u && b.y == 0u) { return a; }
+  let r = i64_divrem_u(i64_abs(a), i64_abs(b))[1];
+  return select(r, i64_neg(r), i32(a.y) < 0);
+}
+
+fn i64_clz(a: vec2<u32>) -> u32 {
+  return select(countLeadingZeros(a.y), 32u + countLeadingZeros(a.x), a.y == 0u);
+}
+
+fn i64_brev(a: vec2<u32>) -> vec2<u32> { return vec2<u32>(reverseBits(a.y), reverseBits(a.x)); }

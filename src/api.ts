@@ -1,0 +1,29 @@
+/**
+ * The public runtime API: `runPtx` for one-call use, and a CUDA-driver-shaped API (context,
+ * module, function, malloc/memcpy/launch/synchronize) for repeated launches without
+ * re-transpiling or re-copying. This file binds the runtime to the compiler.
+ */
+import { compile } from './compile.js';
+import { Context, createContextWith, type ContextOptions } from '../runtime/context.js';
+import { runPtxWith, type RunArg, type RunOptions, type RunResult } from '../runtime/run.js';
+
+/**
+ * Compiles `ptxSource`, copies host buffers in, launches, and resolves once every writable
+ * buffer argument has been copied back into the caller's memory.
+ */
+export function runPtx(ptxSource: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
+  return runPtxWith(compile, ptxSource, args, options);
+}
+
+/** A context on `options.device` or the host's default device (cuCtxCreate). */
+export function createContext(options: ContextOptions = {}): Promise<Context> {
+  return createContextWith(compile, options);
+}
+
+export { Context, type ContextOptions };
+export type { RunArg, RunOptions, RunResult };
+export { Module, type ModuleOptions, type Compiler } from '../runtime/module.js';
+export { KernelFunction, type LaunchArg, type LaunchConfig } from '../runtime/launch.js';
+export { DeviceBuffer, type DevicePointer, type HostBuffer } from '../runtime/memory.js';
+export type { DimInput } from '../runtime/grid.js';
+export { getDefaultDevice, releaseDefaultDevice, requestKernelDevice } from '../runtime/device.js';

@@ -1,0 +1,25 @@
+import type { CompiledKernel } from '../lowering/layout.js';
+import type { Module } from './ptx/ast.js';
+
+export interface CompileOptions {
+  /** File name used in diagnostics. Default `kernel.ptx`. */
+  readonly fileName?: string;
+  /** Compile only this entry (default: every `.entry` of the module). */
+  readonly entry?: string;
+  /**
+   * Groups of parameter indices whose arguments are the same allocation at launch; each group
+   * shares one binding (WebGPU forbids binding one buffer twice writably in one dispatch).
+   */
+  readonly paramAliases?: readonly (readonly number[])[];
+  /** Warp lowering: chosen per device when 'auto' (issue 5). */
+  readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
+  /** Subgroup size the device guarantees, when known (32 enables the native warp path). */
+  readonly subgroupSize?: number;
+  /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
+  readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
+}
+
+export interface CompileResult {
+  readonly module: Module;
+  readonly kernels: readonly CompiledKernel[];
+}

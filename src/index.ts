@@ -1,0 +1,16 @@
+/** ptx-wgsl: run NVIDIA PTX kernels on any WebGPU device. */
+export * from './api.js';
+export { compile } from './compile.js';
+export { parsePtx } from './ptx/parse.js';
+export type { CompileOptions, CompileResult } from './compile-types.js';
+export type { CompiledKernel, KernelLayout, ParamLayout, BindingLayout, WarpReport } from '../lowering/layout.js';
+export {
+  PtxError,
+  DiagnosticCode,
+  renderDiagnostic,
+  SourceFile,
+  type Diagnostic,
+  type DiagnosticNote,
+  type Severity,
+  type Span,
+} from './diagnostics/index.js';

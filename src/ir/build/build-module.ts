@@ -1,0 +1,84 @@
+/**
+ * AST module -> IR module: lays out kernel parameters as PTX's `.param` space does,
+ * collects variables that live in memory windows (shared, local, const, global) with
+ * their sizes and initial bytes, and builds each function's SSA body.
+ */
+import type * as Ast from '../../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { SourceFile } from '../../diagnostics/source.js';
+import type { IrModule, KernelParam, MemoryVariable } from '../function.js';
+import type { MemorySpace } from '../inst.js';
+import { buildFunction } from './build-function.js';
+import type { ModuleSymbols } from './context.js';
+import { sizeOf } from './ptx-types.js';
+import { initialBytes } from './initializers.js';
+
+export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
+  const variables: MemoryVariable[] = [];
+  const spaces = new Map<string, MemorySpace>();
+  for (const item of ast.items) {
+    if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics);
+  }
+  const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
+  for (const item of ast.items) {
+    // Device functions are built when calls are lowered (issue: calls); entries only for now.
+    if (item.kind !== 'function' || !item.body || !item.isEntry) continue;
+    if (only !== undefined && item.name !== only) continue;
+    const fnSpaces = new Map(spaces);
+    collectFunctionVariables(item.body, variables, fnSpaces, diagnostics);
+    const params = item.isEntry ? layoutParams(item.params) : [];
+    const symbols: ModuleSymbols = {
+      addressSize: ast.addressSize,
+      kernelParams: new Map(params.map((p, i) => [p.name, i])),
+      variables: fnSpaces,
+    };
+    module.functions.push(buildFunction(item, params, symbols, diagnostics));
+  }
+  return module;
+}
+
+/** PTX `.param` layout: each parameter at the next multiple of its alignment. */
+export function layoutParams(params: readonly Ast.VariableDeclaration[]): KernelParam[] {
+  let offset = 0;
+  return params.map((p) => {
+    const elem = sizeOf(p.type) * (p.vector ?? 1);
+    const count = (p.arrayDims ?? []).reduce<number>((n, d) => n * (d ?? 0), 1);
+    const align = p.align ?? elem;
+    offset = alignTo(offset, align);
+    const param: KernelParam = {
+      name: p.name, ptxType: p.type, offset, size: elem * count, align,
+      ...(p.arrayDims ? { arrayLength: count } : {}),
+    };
+    offset += elem * count;
+    return param;
+  });
+}
+
+export function alignTo(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+function collectFunctionVariables(body: readonly Ast.Statement[], out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[]): void {
+  for (const st of body) {
+    if (st.kind === 'variable' && st.space.space !== 'reg' && st.space.space !== 'param') addVariable(st, out, spaces, diags);
+    else if (st.kind === 'scope') collectFunctionVariables(st.body, out, spaces, diags);
+  }
+}
+
+function addVariable(v: Ast.VariableDeclaration, out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[]): void {
+  const space = v.space.space;
+  if (space !== 'shared' && space !== 'local' && space !== 'const' && space !== 'global') {
+    if (space === 'tex') diags.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: v.span, message: `\`.${space}\` variables (textures) are not supported yet` });
+    return;
+  }
+  const elem = sizeOf(v.type) * (v.vector ?? 1);
+  const dims = v.arrayDims ?? [];
+  const dynamic = dims.some((d) => d === null);
+  const count = dims.reduce<number>((n, d) => n * (d ?? 0), 1);
+  const init = v.initializer ? initialBytes(v, elem * count, diags) : undefined;
+  out.push({
+    name: v.name, space, size: dynamic ? 0 : elem * count, align: v.align ?? elem, dynamic,
+    ...(init ? { init: init.bytes, relocations: init.relocations } : {}),
+  });
+  spaces.set(v.name, space);
+}

@@ -1,0 +1,210 @@
+/**
+ * The state of translating one PTX function body into IR: the current block, register
+ * scopes, the SSA builder, and the operand readers/writers every opcode handler uses.
+ * Coercions between a register's declared type and an instruction's type follow PTX's
+ * operand rules: same-width reinterpretation is a bitcast, a wider register is truncated
+ * on read and extended (per the instruction type's signedness) on write.
+ */
+import type * as Ast from '../../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Span } from '../../diagnostics/span.js';
+import type { BlockId, ValueId } from '../entities.js';
+import type { IrFunction } from '../function.js';
+import type { Inst, MemorySpace } from '../inst.js';
+import * as T from '../types.js';
+import type { IrType } from '../types.js';
+import type { SsaBuilder, Variable } from './ssa.js';
+import { irTypeOf } from './ptx-types.js';
+import { specialRegister } from './special-registers.js';
+
+export interface Scope {
+  readonly parent: Scope | undefined;
+  readonly registers: Map<string, Variable>;
+  /** Parameterized declarations `%r<N>`: prefix -> (variable key prefix, type, count). */
+  readonly families: Map<string, { readonly key: string; readonly type: IrType; readonly count: number }>;
+}
+
+export interface ModuleSymbols {
+  readonly addressSize: 32 | 64;
+  /** Kernel parameters of the function being built, by name. */
+  readonly kernelParams: ReadonlyMap<string, number>;
+  /** Variables with an address in a memory window, by name. */
+  readonly variables: ReadonlyMap<string, MemorySpace>;
+}
+
+export class BuildContext {
+  block: BlockId;
+  scope: Scope;
+  private readonly consts = new Map<string, ValueId>();
+
+  constructor(
+    readonly fn: IrFunction,
+    readonly ssa: SsaBuilder,
+    readonly symbols: ModuleSymbols,
+    readonly diagnostics: Diagnostic[],
+    entry: BlockId,
+    scope: Scope,
+  ) {
+    this.block = entry;
+    this.scope = scope;
+  }
+
+  emit(inst: Inst, span: Span, hint?: string): ValueId {
+    const [v] = this.fn.append(this.block, inst, span, [inst.type], hint);
+    return v as ValueId;
+  }
+
+  /** Emits an instruction whose result is not used (stores, barriers). */
+  effect(inst: Inst, span: Span): void {
+    this.fn.append(this.block, inst, span, []);
+  }
+
+  /** Constants are emitted once, in the entry block, so they dominate every use. */
+  constant(type: IrType, bits: bigint, span: Span): ValueId {
+    const width = T.bitWidth(type);
+    const masked = width >= 128 ? bits : BigInt.asUintN(width, bits);
+    const key = `${T.typeName(type)}:${masked}`;
+    const hit = this.consts.get(key);
+    if (hit !== undefined) return hit;
+    const { id, results } = this.fn.createDetached(this.fn.entry, { op: 'const', type, bits: masked }, span);
+    this.fn.block(this.fn.entry).insts.unshift(id);
+    const v = results[0] as ValueId;
+    this.consts.set(key, v);
+    return v;
+  }
+
+  lookup(reg: Ast.RegisterOperand): Variable | undefined {
+    for (let s: Scope | undefined = this.scope; s; s = s.parent) {
+      const v = s.registers.get(reg.name);
+      if (v) return v;
+      const m = /^(.*?)(\d+)$/.exec(reg.name);
+      if (m && m[1] !== undefined && m[2] !== undefined) {
+        const fam = s.families.get(m[1]);
+        const n = Number(m[2]);
+        if (fam && n < fam.count && String(n) === m[2]) {
+          const variable = { key: `${fam.key}${n}`, type: fam.type, hint: reg.name };
+          s.registers.set(reg.name, variable);
+          return variable;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Reads an operand as a value of `type`; `signed` picks sign extension for narrow registers. */
+  read(op: Ast.Operand, type: IrType, signed = false): ValueId {
+    switch (op.kind) {
+      case 'register': {
+        const variable = this.lookup(op);
+        if (!variable) return this.fail(DiagnosticCode.SemaUndefinedRegister, `register \`${op.name}\` is not declared`, op.span, type);
+        return this.coerce(this.ssa.read(variable, this.block, op.span), type, signed, op.span);
+      }
+      case 'integer': return this.integerLiteral(op.value, type, op.span);
+      case 'float': return this.floatLiteral(op, type);
+      case 'special': return this.coerce(specialRegister(this, op), type, false, op.span);
+      case 'negated': {
+        const p = this.read(op.operand, T.pred);
+        return this.emit({ op: 'iunary', kind: 'not', type: T.pred, value: p }, op.span);
+      }
+      case 'symbol': return this.coerce(this.symbolAddress(op), type, false, op.span);
+      default:
+        return this.fail(DiagnosticCode.ParseBadOperand, `operand of kind ${op.kind} is not valid here`, op.span, type);
+    }
+  }
+
+  /** Writes `value` to a destination register (or discards it for `_`). */
+  write(op: Ast.Operand, value: ValueId, signed = false): void {
+    if (op.kind === 'sink') return;
+    if (op.kind !== 'register') {
+      this.fail(DiagnosticCode.ParseBadOperand, `destination must be a register`, op.span, T.i32);
+      return;
+    }
+    const variable = this.lookup(op);
+    if (!variable) {
+      this.fail(DiagnosticCode.SemaUndefinedRegister, `register \`${op.name}\` is not declared`, op.span, T.i32);
+      return;
+    }
+    this.ssa.write(variable, this.block, this.coerce(value, variable.type, signed, op.span));
+  }
+
+  /** The declared IR type of a destination register, if it is one. */
+  registerType(op: Ast.Operand): IrType | undefined {
+    return op.kind === 'register' ? this.lookup(op)?.type : undefined;
+  }
+
+  coerce(v: ValueId, to: IrType, signed: boolean, span: Span): ValueId {
+    const from = this.fn.typeOf(v);
+    if (from === to) return v;
+    const fw = T.bitWidth(from);
+    const tw = T.bitWidth(to);
+    if (from.kind === 'pred' || to.kind === 'pred') {
+      if (from.kind === 'pred') return this.emit({ op: 'select', type: to, cond: v, a: this.constant(to, 1n, span), b: this.constant(to, 0n, span) }, span);
+      return this.emit({ op: 'icmp', type: T.pred, cond: 'ne', a: v, b: this.constant(from, 0n, span) }, span);
+    }
+    if (fw === tw) return this.emit({ op: 'bitcast', type: to, value: v }, span);
+    const asInt = (x: ValueId, bits: number): ValueId => (this.fn.typeOf(x).kind === 'int' ? x : this.emit({ op: 'bitcast', type: T.int(bits as T.IntBits), value: x }, span));
+    const src = asInt(v, fw);
+    const resized = tw < fw
+      ? this.emit({ op: 'truncate', type: T.int(tw as T.IntBits), value: src }, span)
+      : this.emit({ op: 'extend', type: T.int(tw as T.IntBits), signed, value: src }, span);
+    return to.kind === 'int' ? resized : this.emit({ op: 'bitcast', type: to, value: resized }, span);
+  }
+
+  /** The address of `[base+offset]` in the width of its base. */
+  address(op: Ast.Operand, space: MemorySpace): ValueId {
+    if (op.kind !== 'address') return this.fail(DiagnosticCode.ParseBadOperand, 'expected an address `[...]`', op.span, T.i64);
+    const width = this.addressWidth(op.base, space);
+    const base = op.base.kind === 'integer'
+      ? this.constant(width, op.base.value, op.base.span)
+      : this.read(op.base, width);
+    if (op.offset === 0n) return base;
+    return this.emit({ op: 'ibinary', kind: 'add', type: width, a: base, b: this.constant(width, op.offset, op.span) }, op.span);
+  }
+
+  fail(code: Diagnostic['code'], message: string, span: Span, type: IrType): ValueId {
+    this.diagnostics.push({ code, severity: 'error', message, span });
+    return this.constant(type, 0n, span);
+  }
+
+  private addressWidth(base: Ast.Operand, space: MemorySpace): IrType {
+    if (base.kind === 'register') {
+      const t = this.lookup(base)?.type;
+      if (t && t.kind === 'int' && (t.bits === 32 || t.bits === 64)) return t;
+    }
+    if (base.kind === 'symbol' && space !== 'global' && space !== 'generic') return T.i32;
+    return this.symbols.addressSize === 64 ? T.i64 : T.i32;
+  }
+
+  private symbolAddress(op: Ast.SymbolOperand): ValueId {
+    const space = this.symbols.variables.get(op.name);
+    if (!space) return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
+    const type = this.symbols.addressSize === 64 ? T.i64 : T.i32;
+    return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
+  }
+
+  private integerLiteral(value: bigint, type: IrType, span: Span): ValueId {
+    if (type.kind === 'float') {
+      const bits = type.bits === 32 ? f32Bits(Number(value)) : type.bits === 64 ? f64Bits(Number(value)) : 0n;
+      return this.constant(type, bits, span);
+    }
+    if (type.kind === 'pred') return this.constant(type, value === 0n ? 0n : 1n, span);
+    return this.constant(type, value, span);
+  }
+
+  private floatLiteral(op: Ast.FloatOperand, type: IrType): ValueId {
+    if (type.kind === 'float' && type.bits === 32 && op.width === 64) {
+      return this.constant(type, f32Bits(bitsToF64(op.bits)), op.span);
+    }
+    if (type.kind === 'float' && type.bits === 64 && op.width === 32) {
+      return this.constant(type, f64Bits(bitsToF32(op.bits)), op.span);
+    }
+    return this.constant(type, op.bits, op.span);
+  }
+}
+
+const scratch = new DataView(new ArrayBuffer(8));
+export function f32Bits(x: number): bigint { scratch.setFloat32(0, x, true); return BigInt(scratch.getUint32(0, true)); }
+export function f64Bits(x: number): bigint { scratch.setFloat64(0, x, true); return scratch.getBigUint64(0, true); }
+export function bitsToF32(b: bigint): number { scratch.setUint32(0, Number(b & 0xffffffffn), true); return scratch.getFloat32(0, true); }
+export function bitsToF64(b: bigint): number { scratch.setBigUint64(0, b, true); return scratch.getFloat64(0, true); }
+export { irTypeOf };

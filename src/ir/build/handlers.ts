@@ -1,0 +1,28 @@
+/**
+ * The opcode handler table: PTX opcode -> handler. Opcodes whose meaning depends on the
+ * instruction type (add.s32 vs add.f32) dispatch on it here.
+ */
+import type { Handler } from './handler.js';
+import { DATA_HANDLERS } from './handlers-data.js';
+import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
+import { INT_HANDLERS } from './handlers-int.js';
+import { MEMORY_HANDLERS } from './handlers-memory.js';
+
+function byType(intHandler: Handler | undefined, floatHandler: Handler | undefined): Handler | undefined {
+  if (!intHandler) return floatHandler;
+  if (!floatHandler) return intHandler;
+  return (cx, inst) => (isFloatInstruction(inst) ? floatHandler(cx, inst) : intHandler(cx, inst));
+}
+
+const names = new Set([...Object.keys(INT_HANDLERS), ...Object.keys(FLOAT_HANDLERS)]);
+const arithmetic: Record<string, Handler> = {};
+for (const name of names) {
+  const h = byType(INT_HANDLERS[name], FLOAT_HANDLERS[name]);
+  if (h) arithmetic[name] = h;
+}
+
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  ...arithmetic,
+  ...DATA_HANDLERS,
+  ...MEMORY_HANDLERS,
+};

@@ -1,0 +1,62 @@
+/**
+ * Variable initializers -> little-endian bytes: scalars, `{...}` aggregates (flattened in
+ * order), and symbol addresses (`sym`, `generic(sym)`), which become relocations the
+ * runtime resolves once it knows where each variable lives.
+ */
+import type * as Ast from '../../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { bitsToF32, bitsToF64, f32Bits, f64Bits } from './context.js';
+import { isFloatType, sizeOf } from './ptx-types.js';
+
+export interface InitialBytes {
+  readonly bytes: Uint8Array;
+  readonly relocations: { offset: number; symbol: string; generic: boolean }[];
+}
+
+export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[]): InitialBytes | undefined {
+  if (!v.initializer) return undefined;
+  const elem = sizeOf(v.type);
+  const bytes = new Uint8Array(Math.max(size, elem));
+  const relocations: InitialBytes['relocations'] = [];
+  const view = new DataView(bytes.buffer);
+  let offset = 0;
+  const put = (op: Ast.Operand): void => {
+    if (offset + elem > bytes.length) return;
+    const bits = scalarBits(op, v.type, relocations, offset);
+    if (bits === undefined) {
+      diags.push({ code: DiagnosticCode.ParseBadLiteral, severity: 'error', span: op.span, message: `initializer of kind ${op.kind} is not supported` });
+    } else {
+      for (let i = 0; i < elem; i++) view.setUint8(offset + i, Number((bits >> BigInt(8 * i)) & 0xffn));
+    }
+    offset += elem;
+  };
+  const walk = (init: Ast.Initializer): void => {
+    if (init.kind === 'value') put(init.value);
+    else for (const e of init.elements) walk(e);
+  };
+  walk(v.initializer);
+  return { bytes, relocations };
+}
+
+function scalarBits(op: Ast.Operand, type: Ast.ScalarType, relocs: InitialBytes['relocations'], offset: number): bigint | undefined {
+  const float = isFloatType(type);
+  switch (op.kind) {
+    case 'integer':
+      if (!float) return BigInt.asUintN(64, op.value);
+      return type === 'f32' ? f32Bits(Number(op.value)) : f64Bits(Number(op.value));
+    case 'float':
+      if (type === 'f32') return op.width === 32 ? op.bits : f32Bits(bitsToF64(op.bits));
+      if (type === 'f64') return op.width === 64 ? op.bits : f64Bits(bitsToF32(op.bits));
+      return op.bits;
+    case 'symbol':
+      relocs.push({ offset, symbol: op.name, generic: false });
+      return 0n;
+    case 'expression': {
+      const inner = op.args[0];
+      if (inner?.kind === 'symbol') { relocs.push({ offset, symbol: inner.name, generic: true }); return 0n; }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * PTX special registers (ISA "Special Registers") as IR `special` instructions. Most are
+ * 32-bit; `%clock64`, `%globaltimer` and `%gridid` are 64-bit. The emitter decides where
+ * each comes from (WGSL builtins, the launch header, or a constant).
+ */
+import type * as Ast from '../../ptx/ast.js';
+import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
+import type { ValueId } from '../entities.js';
+import type { SpecialRegister } from '../inst.js';
+import * as T from '../types.js';
+import type { BuildContext } from './context.js';
+
+const KNOWN: ReadonlySet<string> = new Set<SpecialRegister>([
+  'tid', 'ntid', 'ctaid', 'nctaid', 'laneid', 'warpid', 'nwarpid', 'warpsize', 'smid', 'nsmid', 'gridid',
+  'lanemask_eq', 'lanemask_lt', 'lanemask_le', 'lanemask_gt', 'lanemask_ge', 'clock', 'clock64',
+  'globaltimer', 'dynamic_smem_size', 'total_smem_size', 'clusterid', 'nclusterid', 'cluster_ctaid',
+  'cluster_nctaid', 'cluster_ctarank', 'cluster_nctarank', 'is_explicit_cluster',
+]);
+
+const WIDE: ReadonlySet<string> = new Set(['clock64', 'globaltimer', 'gridid']);
+
+export function specialRegister(cx: BuildContext, op: Ast.SpecialRegisterOperand): ValueId {
+  const name = op.name === 'WARP_SZ' ? 'warpsize' : op.name;
+  if (!KNOWN.has(name)) {
+    return cx.fail(DiagnosticCode.LowerUnsupportedFeature, `special register %${op.name} is not supported`, op.span, T.i32);
+  }
+  const component = op.component === 'y' ? 1 : op.component === 'z' ? 2 : 0;
+  const type = WIDE.has(name) ? T.i64 : name === 'is_explicit_cluster' ? T.pred : T.i32;
+  return cx.emit({ op: 'special', type, register: name as SpecialRegister, component }, op.span);
+}

@@ -1,0 +1,89 @@
+/**
+ * CFG facts the passes share: predecessors, reverse postorder, dominators (Cooper,
+ * Harvey & Kennedy's iterative algorithm) and def-use lists.
+ */
+import type { BlockId, InstId, ValueId } from './entities.js';
+import type { IrFunction } from './function.js';
+import { operandsOf } from './inst.js';
+
+export function predecessors(fn: IrFunction): Map<BlockId, BlockId[]> {
+  const preds = new Map<BlockId, BlockId[]>(fn.blockIds().map((b) => [b, []]));
+  for (const b of fn.blockIds()) for (const s of fn.successors(b)) preds.get(s.block)?.push(b);
+  return preds;
+}
+
+/** Blocks reachable from the entry in reverse postorder. */
+export function reversePostorder(fn: IrFunction): BlockId[] {
+  const seen = new Set<BlockId>();
+  const post: BlockId[] = [];
+  const stack: { b: BlockId; i: number }[] = [{ b: fn.entry, i: 0 }];
+  seen.add(fn.entry);
+  while (stack.length) {
+    const top = stack[stack.length - 1] as { b: BlockId; i: number };
+    const succs = fn.successors(top.b);
+    if (top.i < succs.length) {
+      const s = (succs[top.i++] as { block: BlockId }).block;
+      if (!seen.has(s)) { seen.add(s); stack.push({ b: s, i: 0 }); }
+    } else {
+      post.push(top.b);
+      stack.pop();
+    }
+  }
+  return post.reverse();
+}
+
+/** Immediate dominators of reachable blocks (the entry maps to itself). */
+export function dominators(fn: IrFunction, rpo: readonly BlockId[], preds: Map<BlockId, BlockId[]>): Map<BlockId, BlockId> {
+  const order = new Map(rpo.map((b, i) => [b, i]));
+  const idom = new Map<BlockId, BlockId>([[fn.entry, fn.entry]]);
+  const intersect = (a: BlockId, b: BlockId): BlockId => {
+    let x = a, y = b;
+    while (x !== y) {
+      while ((order.get(x) ?? 0) > (order.get(y) ?? 0)) x = idom.get(x) as BlockId;
+      while ((order.get(y) ?? 0) > (order.get(x) ?? 0)) y = idom.get(y) as BlockId;
+    }
+    return x;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const b of rpo) {
+      if (b === fn.entry) continue;
+      let nd: BlockId | undefined;
+      for (const p of preds.get(b) ?? []) {
+        if (!idom.has(p)) continue;
+        nd = nd === undefined ? p : intersect(p, nd);
+      }
+      if (nd !== undefined && idom.get(b) !== nd) { idom.set(b, nd); changed = true; }
+    }
+  }
+  return idom;
+}
+
+export function dominates(idom: Map<BlockId, BlockId>, a: BlockId, b: BlockId): boolean {
+  for (let x = b; ; x = idom.get(x) as BlockId) {
+    if (x === a) return true;
+    const up = idom.get(x);
+    if (up === undefined || up === x) return false;
+  }
+}
+
+export type Use =
+  | { readonly kind: 'inst'; readonly inst: InstId }
+  | { readonly kind: 'term'; readonly block: BlockId };
+
+/** Every use of every value, by value. Edge arguments count as terminator uses. */
+export function useLists(fn: IrFunction): Map<ValueId, Use[]> {
+  const uses = new Map<ValueId, Use[]>();
+  const add = (v: ValueId, u: Use): void => { let l = uses.get(v); if (!l) uses.set(v, (l = [])); l.push(u); };
+  for (const b of fn.blockIds()) {
+    const block = fn.block(b);
+    for (const id of block.insts) for (const x of operandsOf(fn.inst(id).inst)) add(x, { kind: 'inst', inst: id });
+    const t = block.term;
+    if (!t) continue;
+    if (t.op === 'branch') add(t.cond, { kind: 'term', block: b });
+    if (t.op === 'switch') add(t.index, { kind: 'term', block: b });
+    if (t.op === 'return') for (const x of t.values) add(x, { kind: 'term', block: b });
+    for (const s of fn.successors(b)) for (const x of s.args) add(x, { kind: 'term', block: b });
+  }
+  return uses;
+}

@@ -1,0 +1,190 @@
+/**
+ * IR instructions: a discriminated union on `op` with typed operand fields. Operand
+ * fields are listed once in OPERANDS, so passes can read and rewrite operands of any
+ * instruction without a switch (QBE `ops.h`, Cranelift `InstructionData`).
+ *
+ * Semantics follow PTX: integer ops wrap modulo 2^bits; narrow integers (8/16 bits) are
+ * values of that width (the emitter keeps their upper bits zero); float ops carry the
+ * PTX rounding/ftz/sat modifiers so later lowering can be exact.
+ */
+import type { AtomicOp, CompareOp, MemoryScope, MemorySemantics, ShflMode, VoteMode } from '../ptx/ast.js';
+import type { ValueId } from './entities.js';
+import type { IrType } from './types.js';
+
+export type IntBinaryOp =
+  | 'add' | 'sub' | 'mul' | 'mulhi_u' | 'mulhi_s'
+  | 'and' | 'or' | 'xor'
+  | 'shl' | 'shr_u' | 'shr_s'
+  | 'div_u' | 'div_s' | 'rem_u' | 'rem_s'
+  | 'min_u' | 'min_s' | 'max_u' | 'max_s';
+export type IntUnaryOp = 'not' | 'neg' | 'popc' | 'clz' | 'brev' | 'abs';
+export type IntCompare = 'eq' | 'ne' | 'ult' | 'ule' | 'ugt' | 'uge' | 'slt' | 'sle' | 'sgt' | 'sge';
+/** Ordered compares are false on NaN; `u`-suffixed ones are true on NaN (PTX setp semantics). */
+export type FloatCompare = Exclude<CompareOp, 'lo' | 'ls' | 'hi' | 'hs'>;
+export type FloatBinaryOp = 'add' | 'sub' | 'mul' | 'div' | 'min' | 'max';
+export type FloatUnaryOp = 'neg' | 'abs' | 'sqrt' | 'rcp' | 'rsqrt' | 'sin' | 'cos' | 'lg2' | 'ex2' | 'tanh';
+export type FloatRounding = 'rn' | 'rz' | 'rm' | 'rp' | 'approx' | 'full' | 'default';
+export type IntRoundingMode = 'rni' | 'rzi' | 'rmi' | 'rpi';
+
+/** Special registers (PTX ISA "Special Registers"). Components select x/y/z. */
+export type SpecialRegister =
+  | 'tid' | 'ntid' | 'ctaid' | 'nctaid' | 'laneid' | 'warpid' | 'nwarpid' | 'warpsize'
+  | 'smid' | 'nsmid' | 'gridid' | 'lanemask_eq' | 'lanemask_lt' | 'lanemask_le' | 'lanemask_gt'
+  | 'lanemask_ge' | 'clock' | 'clock64' | 'globaltimer' | 'dynamic_smem_size' | 'total_smem_size'
+  | 'clusterid' | 'nclusterid' | 'cluster_ctaid' | 'cluster_nctaid' | 'cluster_ctarank'
+  | 'cluster_nctarank' | 'is_explicit_cluster';
+
+/**
+ * Where a memory access goes once address-space lowering has run. Before it, every memory
+ * instruction has `region: null` and `address` is the PTX address value (64 or 32 bits).
+ * After it, `address` is the 32-bit byte offset inside the region, except for the dynamic
+ * regions, which keep the full address and dispatch at run time.
+ */
+export type Region =
+  | { readonly kind: 'slot'; readonly slot: number }
+  | { readonly kind: 'shared' }
+  | { readonly kind: 'local' }
+  | { readonly kind: 'const' }
+  | { readonly kind: 'global-dynamic' }
+  | { readonly kind: 'generic-dynamic' };
+
+export type MemorySpace = 'global' | 'shared' | 'local' | 'const' | 'generic';
+
+interface Base { readonly type: IrType }
+
+export interface ConstInst extends Base { readonly op: 'const'; /** Raw bits (floats as IEEE bits). */ readonly bits: bigint }
+export interface UndefInst extends Base { readonly op: 'undef' }
+export interface BitcastInst extends Base { readonly op: 'bitcast'; readonly value: ValueId }
+export interface ExtractInst extends Base { readonly op: 'extract'; readonly value: ValueId; readonly index: number }
+export interface ComposeInst extends Base { readonly op: 'compose'; readonly parts: readonly ValueId[] }
+
+export interface IntBinaryInst extends Base { readonly op: 'ibinary'; readonly kind: IntBinaryOp; readonly a: ValueId; readonly b: ValueId }
+export interface IntUnaryInst extends Base { readonly op: 'iunary'; readonly kind: IntUnaryOp; readonly value: ValueId }
+/** `mul.wide`: the full product of two n-bit values as a 2n-bit value. */
+export interface MulWideInst extends Base { readonly op: 'mul_wide'; readonly signed: boolean; readonly a: ValueId; readonly b: ValueId }
+export interface IntCompareInst extends Base { readonly op: 'icmp'; readonly cond: IntCompare; readonly a: ValueId; readonly b: ValueId }
+/** Zero or sign extension to a wider integer, or truncation to a narrower one. */
+export interface ExtendInst extends Base { readonly op: 'extend'; readonly signed: boolean; readonly value: ValueId }
+export interface TruncateInst extends Base { readonly op: 'truncate'; readonly value: ValueId }
+
+export interface FloatBinaryInst extends Base {
+  readonly op: 'fbinary'; readonly kind: FloatBinaryOp; readonly a: ValueId; readonly b: ValueId;
+  readonly rounding: FloatRounding; readonly ftz: boolean; readonly sat: boolean;
+}
+export interface FmaInst extends Base {
+  readonly op: 'fma'; readonly a: ValueId; readonly b: ValueId; readonly c: ValueId;
+  readonly rounding: FloatRounding; readonly ftz: boolean; readonly sat: boolean;
+}
+export interface FloatUnaryInst extends Base {
+  readonly op: 'funary'; readonly kind: FloatUnaryOp; readonly value: ValueId;
+  readonly rounding: FloatRounding; readonly ftz: boolean;
+}
+export interface FloatCompareInst extends Base { readonly op: 'fcmp'; readonly cond: FloatCompare; readonly a: ValueId; readonly b: ValueId; readonly ftz: boolean }
+/** `cvt` between integer and float types, or between float widths (int<->int uses extend/truncate). */
+export interface ConvertInst extends Base {
+  readonly op: 'convert'; readonly value: ValueId; readonly fromSigned: boolean; readonly toSigned: boolean;
+  readonly rounding: FloatRounding | IntRoundingMode; readonly sat: boolean; readonly ftz: boolean;
+}
+
+export interface SelectInst extends Base { readonly op: 'select'; readonly cond: ValueId; readonly a: ValueId; readonly b: ValueId }
+export interface SpecialInst extends Base { readonly op: 'special'; readonly register: SpecialRegister; readonly component: 0 | 1 | 2 }
+/** A kernel parameter read from the launch uniform buffer: `ld.param` of an `.entry` parameter. */
+export interface KernelParamInst extends Base { readonly op: 'kernel_param'; readonly param: number; readonly offset: number }
+/** The address of a module or function variable in its own state space window. */
+export interface AddressOfInst extends Base { readonly op: 'address_of'; readonly symbol: string; readonly space: MemorySpace }
+/** `cvta`: between a space's window address and a generic address. */
+export interface CvtaInst extends Base { readonly op: 'cvta'; readonly value: ValueId; readonly space: MemorySpace; readonly toGeneric: boolean }
+
+export interface LoadInst extends Base {
+  readonly op: 'load'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+}
+export interface StoreInst extends Base {
+  readonly op: 'store'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null; readonly value: ValueId;
+}
+/** `atom` returns the old value; `red` is an atom whose result is unused. */
+export interface AtomicInst extends Base {
+  readonly op: 'atomic'; readonly kind: AtomicOp; readonly signed: boolean; readonly isFloat: boolean;
+  readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly value: ValueId; /** `cas` only: the compare operand. */ readonly compare: ValueId | null;
+  readonly semantics: MemorySemantics | null; readonly scope: MemoryScope | null;
+}
+
+/** `bar.sync`/`barrier.sync`/`bar.arrive`/`bar.red`: barrier `id` and optional thread `count`. */
+export interface BarrierInst extends Base {
+  readonly op: 'barrier'; readonly kind: 'sync' | 'arrive' | 'red';
+  readonly id: ValueId | null; readonly count: ValueId | null; readonly aligned: boolean;
+  /** `bar.red`: the reduction and its predicate input. */
+  readonly reduce: { readonly op: 'popc' | 'and' | 'or'; readonly pred: ValueId } | null;
+}
+export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: MemoryScope }
+
+/** Warp collectives (lowered to subgroups or emulated, per device). */
+export interface ShflInst extends Base {
+  readonly op: 'shfl'; readonly mode: ShflMode; readonly value: ValueId; readonly lane: ValueId;
+  readonly clamp: ValueId; readonly mask: ValueId | null;
+}
+export interface VoteInst extends Base { readonly op: 'vote'; readonly mode: VoteMode; readonly pred: ValueId; readonly mask: ValueId | null }
+export interface ActiveMaskInst extends Base { readonly op: 'activemask' }
+
+/** A call of a `.func`; `results` of the instruction are the callee's return values. */
+export interface CallInst extends Base { readonly op: 'call'; readonly callee: string; readonly args: readonly ValueId[] }
+
+export type Inst =
+  | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
+  | IntBinaryInst | IntUnaryInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
+  | FloatBinaryInst | FmaInst | FloatUnaryInst | FloatCompareInst | ConvertInst
+  | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
+  | LoadInst | StoreInst | AtomicInst | BarrierInst | FenceInst
+  | ShflInst | VoteInst | ActiveMaskInst | CallInst;
+
+export type Op = Inst['op'];
+export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
+
+type ValueField<T> = { [F in keyof T]-?: T[F] extends ValueId | null ? F : T[F] extends readonly ValueId[] ? F : never }[keyof T];
+
+/** The operand fields of every instruction, in evaluation order. */
+export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } = {
+  const: [], undef: [], bitcast: ['value'], extract: ['value'], compose: ['parts'],
+  ibinary: ['a', 'b'], iunary: ['value'], mul_wide: ['a', 'b'], icmp: ['a', 'b'],
+  extend: ['value'], truncate: ['value'],
+  fbinary: ['a', 'b'], fma: ['a', 'b', 'c'], funary: ['value'], fcmp: ['a', 'b'], convert: ['value'],
+  select: ['cond', 'a', 'b'], special: [], kernel_param: [], address_of: [], cvta: ['value'],
+  load: ['address'], store: ['address', 'value'], atomic: ['address', 'value', 'compare'],
+  barrier: ['id', 'count'], fence: [],
+  shfl: ['value', 'lane', 'clamp', 'mask'], vote: ['pred', 'mask'], activemask: [],
+  call: ['args'],
+};
+
+/** Instructions that must not be removed or moved even when their result is unused. */
+export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
+  const: false, undef: false, bitcast: false, extract: false, compose: false,
+  ibinary: false, iunary: false, mul_wide: false, icmp: false, extend: false, truncate: false,
+  fbinary: false, fma: false, funary: false, fcmp: false, convert: false,
+  select: false, special: false, kernel_param: false, address_of: false, cvta: false,
+  load: false, store: true, atomic: true, barrier: true, fence: true,
+  shfl: true, vote: true, activemask: true, call: true,
+};
+
+/** The value operands of an instruction, in order (nulls skipped). */
+export function operandsOf(inst: Inst): ValueId[] {
+  const out: ValueId[] = [];
+  const rec = inst as unknown as Record<string, ValueId | readonly ValueId[] | null>;
+  for (const field of OPERANDS[inst.op] as readonly string[]) {
+    const v = rec[field];
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'number') out.push(v);
+    else out.push(...v);
+  }
+  return out;
+}
+
+/** A copy of `inst` with every value operand replaced through `f`. */
+export function mapOperands<I extends Inst>(inst: I, f: (v: ValueId) => ValueId): I {
+  const copy = { ...inst } as unknown as Record<string, unknown>;
+  for (const field of OPERANDS[inst.op] as readonly string[]) {
+    const v = copy[field] as ValueId | readonly ValueId[] | null;
+    if (v === null || v === undefined) continue;
+    copy[field] = typeof v === 'number' ? f(v) : v.map(f);
+  }
+  return copy as unknown as I;
+}

@@ -1,0 +1,33 @@
+/**
+ * The pass order, in one place (QBE main.c, Cranelift Context::optimize). The verifier runs
+ * after every pass and names the pass that broke the IR.
+ */
+import type { Pass, PassContext } from '../lowering/pass.js';
+import { addressSpaces } from '../lowering/address-spaces.js';
+import { deadCode } from '../lowering/dead-code.js';
+import { narrowInt64 } from '../lowering/narrow-int64.js';
+import { structurize } from '../lowering/structurize.js';
+import type { IrFunction } from './ir/function.js';
+import { printFunction } from './ir/printer.js';
+import { verifyFunction } from './ir/verifier.js';
+
+export const PASSES: readonly Pass[] = [deadCode, addressSpaces, narrowInt64, deadCode, structurize];
+
+export function runPasses(fn: IrFunction, cx: PassContext): void {
+  check(fn, 'ssa-build', false);
+  if (cx.options.dumpAfter?.pass === 'ssa-build') cx.options.dumpAfter.sink(printFunction(fn));
+  let regions = false;
+  for (const pass of PASSES) {
+    pass.run(fn, cx);
+    regions ||= pass === addressSpaces;
+    check(fn, pass.name, regions);
+    if (cx.options.dumpAfter?.pass === pass.name) cx.options.dumpAfter.sink(printFunction(fn));
+  }
+}
+
+function check(fn: IrFunction, after: string, regionsAssigned: boolean): void {
+  const problems = verifyFunction(fn, { regionsAssigned });
+  if (problems.length) {
+    throw new Error(`ptx-wgsl internal error: IR invalid after pass \`${after}\` in \`${fn.name}\`:\n  ${problems.slice(0, 10).join('\n  ')}`);
+  }
+}

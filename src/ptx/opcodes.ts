@@ -1,0 +1,291 @@
+/**
+ * The one PTX opcode table. Each row names an opcode (optionally with fixed sub-words,
+ * `cp.async.wait_group`), the modifier groups it accepts in the ISA's syntax order (which
+ * is also the order the printer writes them), and its operand count range. A modifier
+ * group maps words onto one typed field of `Modifiers`. Rows are data: extend the table
+ * by adding rows; the parser and the printer have no per-opcode code.
+ */
+import { SCALAR_TYPES, type Modifiers } from './ast.js';
+
+export type ModifierField = Exclude<keyof Modifiers, 'types'> | 'types';
+
+export interface ModifierGroup {
+  readonly field: ModifierField;
+  readonly words: readonly string[];
+  /** Words matched by shape (`m16n8k16`) rather than listed. */
+  readonly pattern?: RegExp;
+}
+
+export interface OpcodeRow {
+  /** Full dotted name the row matches: `add`, `cp.async.wait_group`. */
+  readonly name: string;
+  /** The base opcode (`cp`). */
+  readonly opcode: string;
+  /** Fixed sub-words after the opcode (`async.wait_group`), stored in `Modifiers.mode`. */
+  readonly mode?: string;
+  readonly groups: readonly ModifierGroup[];
+  readonly minOperands: number;
+  readonly maxOperands: number;
+}
+
+// ---------------------------------------------------------------- groups
+
+const g = (field: ModifierField, words: string): ModifierGroup => ({ field, words: words.split(' ') });
+const flag = (field: ModifierField, word: string = field): ModifierGroup => ({ field, words: [word] });
+const extra = (words: string): ModifierGroup => g('extra', words);
+
+const ALL: ModifierGroup = { field: 'types', words: SCALAR_TYPES };
+const RND = g('rounding', 'rn rz rm rp');
+const CVT_RND = g('rounding', 'rn rz rm rp rna rs rni rzi rmi rpi');
+const FTZ = flag('ftz');
+const SAT = flag('sat');
+const CC = flag('cc');
+const APPROX = flag('approx');
+const FULL = flag('full');
+const RELU = flag('relu');
+const SATFINITE = flag('satfinite');
+const NAN = flag('nan', 'NaN');
+const UNI = flag('uni');
+const SYNC = flag('sync');
+const ALIGNED = flag('aligned');
+const TRANS = flag('trans');
+const MULMODE = g('mulMode', 'lo hi wide');
+const CMP = g('compare', 'eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan');
+const BOOL = g('boolOp', 'and or xor');
+const SEM = g('semantics', 'weak relaxed acquire release acq_rel sc volatile mmio');
+const SCOPE = g('scope', 'cta cluster gpu sys');
+const SPACES = 'global shared shared::cta shared::cluster local const param param::entry param::func generic';
+const SPACE = g('space', SPACES);
+const SRC_SPACE = extra('global shared shared::cta shared::cluster');
+const LD_CACHE = g('cache', 'ca cg cs lu cv nc');
+const ST_CACHE = g('cache', 'wb cg cs wt');
+const HINTS = g(
+  'cacheHints',
+  'L1::evict_normal L1::evict_unchanged L1::evict_first L1::evict_last L1::no_allocate ' +
+    'L2::evict_normal L2::evict_first L2::evict_last L2::cache_hint L2::64B L2::128B L2::256B',
+);
+const VEC = g('vector', 'v2 v4 v8');
+const ATOMIC = g('atomicOp', 'and or xor cas exch add inc dec min max');
+const SHAPE: ModifierGroup = { field: 'shape', words: [], pattern: /^m\d+n\d+(k\d+)?$/ };
+const LAYOUTS = g('layouts', 'row col');
+const COUNT = g('count', 'x1 x2 x4');
+const SHIFT = g('shift', 'clamp wrap');
+const GEOM = 'extra';
+const TEX_GEOM = g(GEOM, '1d 2d 3d a1d a2d cube acube 2dms a2dms');
+const SU_CLAMP = extra('trap clamp zero');
+const MBAR_COMPLETE = extra('mbarrier::complete_tx::bytes multicast::cluster');
+const TENSOR = extra('1d 2d 3d 4d 5d tile im2col im2col::w im2col::w::128 tile::gather4 tile::scatter4');
+const VIDEO = [g('extra', 'b0 b1 b2 b3 h0 h1'), SAT, g('mode', 'add min max'), ALL];
+
+// ---------------------------------------------------------------- rows
+
+type RowSpec = readonly [name: string, min: number, max: number, ...groups: ModifierGroup[]];
+
+const ROWS: readonly RowSpec[] = [
+  // integer and floating-point arithmetic
+  ['add', 3, 3, RND, FTZ, SAT, CC, RELU, ALL],
+  ['sub', 3, 3, RND, FTZ, SAT, CC, RELU, ALL],
+  ['mul', 3, 3, MULMODE, RND, FTZ, SAT, ALL],
+  ['mad', 4, 4, MULMODE, RND, FTZ, SAT, CC, ALL],
+  ['mul24', 3, 3, MULMODE, ALL],
+  ['mad24', 4, 4, MULMODE, SAT, ALL],
+  ['sad', 4, 4, ALL],
+  ['div', 3, 3, APPROX, FULL, RND, FTZ, ALL],
+  ['rem', 3, 3, ALL],
+  ['abs', 2, 2, FTZ, ALL],
+  ['neg', 2, 2, FTZ, ALL],
+  ['min', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), ALL],
+  ['max', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), ALL],
+  ['popc', 2, 2, ALL],
+  ['clz', 2, 2, ALL],
+  ['bfind', 2, 2, flag('shiftamt'), ALL],
+  ['fns', 4, 4, ALL],
+  ['brev', 2, 2, ALL],
+  ['bfe', 4, 4, ALL],
+  ['bfi', 5, 5, ALL],
+  ['szext', 3, 3, SHIFT, ALL],
+  ['bmsk', 3, 3, SHIFT, ALL],
+  ['dp4a', 4, 4, ALL],
+  ['dp2a', 4, 4, g('mode', 'lo hi'), ALL],
+  ['addc', 3, 3, CC, ALL],
+  ['subc', 3, 3, CC, ALL],
+  ['madc', 4, 4, MULMODE, CC, ALL],
+  // logic and shift
+  ['and', 3, 3, ALL],
+  ['or', 3, 3, ALL],
+  ['xor', 3, 3, ALL],
+  ['not', 2, 2, ALL],
+  ['cnot', 2, 2, ALL],
+  ['lop3', 5, 6, BOOL, ALL],
+  ['shf', 4, 4, g('mode', 'l r'), SHIFT, ALL],
+  ['shl', 3, 3, ALL],
+  ['shr', 3, 3, ALL],
+  ['prmt', 4, 4, ALL, g('prmt', 'f4e b4e rc8 ecl ecr rc16')],
+  // floating point
+  ['testp', 2, 2, g('mode', 'finite infinite number notanumber normal subnormal'), ALL],
+  ['copysign', 3, 3, ALL],
+  ['rcp', 2, 2, APPROX, RND, FTZ, ALL],
+  ['sqrt', 2, 2, APPROX, RND, FTZ, ALL],
+  ['rsqrt', 2, 2, APPROX, FTZ, ALL],
+  ['sin', 2, 2, APPROX, FTZ, ALL],
+  ['cos', 2, 2, APPROX, FTZ, ALL],
+  ['lg2', 2, 2, APPROX, FTZ, ALL],
+  ['ex2', 2, 2, APPROX, FTZ, ALL],
+  ['tanh', 2, 2, APPROX, ALL],
+  ['fma', 4, 4, RND, FTZ, SAT, RELU, SATFINITE, extra('oob'), ALL],
+  // comparison and selection
+  ['set', 3, 4, CMP, BOOL, FTZ, ALL],
+  ['setp', 3, 4, CMP, BOOL, FTZ, ALL],
+  ['selp', 4, 4, ALL],
+  ['slct', 4, 4, FTZ, ALL],
+  // data movement
+  ['mov', 2, 2, VEC, ALL],
+  ['ld', 2, 3, SEM, SCOPE, SPACE, LD_CACHE, extra('nc'), HINTS, VEC, ALL],
+  ['ldu', 2, 2, SPACE, VEC, ALL],
+  ['st', 2, 3, SEM, SCOPE, SPACE, ST_CACHE, HINTS, VEC, ALL],
+  ['prefetch', 1, 1, SPACE, extra('L1 L2 L2::evict_last L2::evict_normal tensormap')],
+  ['prefetchu', 1, 1, extra('L1')],
+  ['isspacep', 2, 2, SPACE],
+  ['cvta', 2, 2, flag('to'), SPACE, ALL],
+  ['cvt', 2, 4, CVT_RND, FTZ, SAT, RELU, SATFINITE, ALL],
+  ['cvt.pack', 3, 4, SAT, ALL],
+  ['mapa', 3, 3, SPACE, ALL],
+  ['getctarank', 2, 2, SPACE, ALL],
+  ['shfl', 4, 5, SYNC, g('shfl', 'up down bfly idx'), ALL],
+  // textures and surfaces
+  ['tex', 2, 5, extra('base level grad'), TEX_GEOM, VEC, ALL],
+  ['tld4', 2, 4, g('mode', 'r g b a'), TEX_GEOM, VEC, ALL],
+  ['txq', 2, 3, extra('level'), g('mode', 'width height depth channel_data_type channel_order normalized_coords filter_mode addr_mode_0 addr_mode_1 addr_mode_2 samples force_unnormalized_coords array_size num_mipmap_levels num_samples'), ALL],
+  ['suld', 2, 2, g('mode', 'b p'), TEX_GEOM, VEC, ALL, SU_CLAMP],
+  ['sust', 2, 2, g('mode', 'b p'), TEX_GEOM, VEC, ALL, SU_CLAMP],
+  ['sured', 2, 2, g('mode', 'b p'), ATOMIC, TEX_GEOM, ALL, SU_CLAMP],
+  ['suq', 2, 2, g('mode', 'width height depth channel_data_type channel_order array_size memory_layout'), ALL],
+  ['istypep', 2, 2, g('mode', 'texref samplerref surfref')],
+  // control flow
+  ['bra', 1, 1, UNI],
+  ['brx', 2, 2, extra('idx'), UNI],
+  ['call', 3, 4, UNI],
+  ['ret', 0, 0, UNI],
+  ['exit', 0, 0],
+  // synchronization
+  ['bar', 1, 4, g('barrier', 'sync arrive red'), ALIGNED, g('boolOp', 'popc and or'), ALL],
+  ['bar.warp', 1, 1, g('barrier', 'sync')],
+  ['barrier', 0, 4, SCOPE, g('barrier', 'sync arrive red wait'), SEM, ALIGNED, g('boolOp', 'popc and or'), ALL],
+  ['membar', 0, 0, g('mode', 'cta gl sys')],
+  ['membar.proxy', 0, 0, extra('alias')],
+  ['fence', 0, 0, g('mode', 'op_restrict'), SEM, SCOPE],
+  ['fence.proxy', 0, 0, extra('alias async async::generic async.global async.shared::cta async.shared::cluster tensormap::generic'), extra('release acquire'), SCOPE],
+  ['fence.mbarrier_init', 0, 0, SEM, SCOPE],
+  ['atom', 3, 5, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],
+  ['red', 2, 3, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],
+  ['vote', 2, 3, SYNC, g('vote', 'all any uni ballot'), ALL],
+  ['match', 3, 4, SYNC, g('mode', 'any all'), ALL],
+  ['activemask', 1, 1, ALL],
+  ['redux', 3, 3, SYNC, g('atomicOp', 'add min max and or xor'), flag('abs'), NAN, ALL],
+  ['griddepcontrol', 0, 0, g('mode', 'launch_dependents wait')],
+  ['elect', 1, 2, SYNC],
+  ['nanosleep', 1, 1, ALL],
+  ['trap', 0, 0],
+  ['brkpt', 0, 0],
+  ['pmevent', 1, 1, extra('mask')],
+  ['setmaxnreg', 1, 1, g('mode', 'inc dec'), SYNC, ALIGNED, ALL],
+  // mbarrier
+  ['mbarrier.init', 2, 2, SPACE, ALL],
+  ['mbarrier.inval', 1, 1, SPACE, ALL],
+  ['mbarrier.expect_tx', 2, 2, SEM, SCOPE, SPACE, ALL],
+  ['mbarrier.complete_tx', 2, 2, SEM, SCOPE, SPACE, ALL],
+  ['mbarrier.arrive', 1, 3, SEM, SCOPE, SPACE, extra('expect_tx noComplete'), ALL],
+  ['mbarrier.arrive_drop', 1, 3, SEM, SCOPE, SPACE, extra('expect_tx noComplete'), ALL],
+  ['mbarrier.test_wait', 3, 3, extra('parity'), SEM, SCOPE, SPACE, ALL],
+  ['mbarrier.try_wait', 3, 4, extra('parity'), SEM, SCOPE, SPACE, ALL],
+  ['mbarrier.pending_count', 2, 2, ALL],
+  // matrix
+  ['wmma.load', 2, 3, extra('a b c'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
+  ['wmma.store', 2, 3, extra('d'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
+  ['wmma.mma', 4, 4, SYNC, ALIGNED, LAYOUTS, SHAPE, RND, SATFINITE, ALL],
+  ['mma', 4, 7, extra('sp sp::ordered_metadata'), SYNC, ALIGNED, SHAPE, LAYOUTS, extra('kind::f8f6f4 kind::mxf4 block_scale'), SATFINITE, ALL],
+  ['ldmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL],
+  ['stmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL],
+  ['movmatrix', 2, 2, SYNC, ALIGNED, SHAPE, TRANS, ALL],
+  ['wgmma.fence', 0, 0, SYNC, ALIGNED],
+  ['wgmma.commit_group', 0, 0, SYNC, ALIGNED],
+  ['wgmma.wait_group', 1, 1, SYNC, ALIGNED],
+  ['wgmma.mma_async', 4, 9, extra('sp'), SYNC, ALIGNED, SHAPE, SATFINITE, ALL],
+  // asynchronous copies
+  ['cp.async', 3, 5, g('cache', 'ca cg'), SPACE, SRC_SPACE, HINTS],
+  ['cp.async.commit_group', 0, 0],
+  ['cp.async.wait_group', 1, 1],
+  ['cp.async.wait_all', 0, 0],
+  ['cp.async.mbarrier.arrive', 1, 1, extra('noinc'), SPACE, ALL],
+  ['cp.async.bulk', 3, 6, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group'), HINTS],
+  ['cp.async.bulk.prefetch', 2, 3, extra('L2'), SPACE, HINTS],
+  ['cp.async.bulk.tensor', 2, 6, TENSOR, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group cta_group::1 cta_group::2'), HINTS],
+  ['cp.async.bulk.commit_group', 0, 0],
+  ['cp.async.bulk.wait_group', 1, 1, extra('read')],
+  ['cp.reduce.async.bulk', 3, 4, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group'), ATOMIC, extra('noftz'), HINTS, ALL],
+  ['cp.reduce.async.bulk.tensor', 2, 4, TENSOR, SPACE, SRC_SPACE, ATOMIC, extra('bulk_group'), HINTS],
+  // stack, cache policy and misc
+  ['stacksave', 1, 1, ALL],
+  ['stackrestore', 1, 1, ALL],
+  ['alloca', 2, 3, ALL],
+  ['discard', 2, 2, SPACE, extra('L2'), extra('128B')],
+  ['applypriority', 2, 2, SPACE, extra('L2::evict_normal')],
+  ['createpolicy', 2, 5, g('mode', 'fractional range'), extra('L2::evict_last L2::evict_normal L2::evict_first L2::evict_unchanged'), extra('L2::evict_first L2::evict_unchanged'), ALL],
+  ['multimem.ld_reduce', 2, 2, SEM, SCOPE, SPACE, ATOMIC, extra('acc::f32'), VEC, ALL],
+  ['multimem.st', 2, 2, SEM, SCOPE, SPACE, VEC, ALL],
+  ['multimem.red', 2, 2, SEM, SCOPE, SPACE, ATOMIC, VEC, ALL],
+  ['tensormap.replace', 3, 4, extra('tile'), extra('global_address rank box_dim global_dim global_stride element_stride elemtype interleave_layout swizzle_mode swizzle_atomicity fill_mode'), SPACE, extra('b1024'), ALL],
+  ['tensormap.cp_fenceproxy', 3, 3, extra('global.shared::cta tensormap::generic'), SRC_SPACE, SEM, SCOPE, SPACE, ALIGNED, SYNC, ALL],
+  ['clusterlaunchcontrol.try_cancel', 2, 2, extra('async'), SPACE, MBAR_COMPLETE, extra('multicast::cluster::all'), ALL],
+  ['clusterlaunchcontrol.query_cancel', 2, 2, extra('is_canceled get_first_ctaid get_first_ctaid::x get_first_ctaid::y get_first_ctaid::z'), ALL],
+  // video instructions (scalar and SIMD); operand byte selectors are not supported
+  ...['vadd', 'vsub', 'vabsdiff', 'vmin', 'vmax', 'vshl', 'vshr', 'vmad', 'vset'].map(
+    (n): RowSpec => [n, 3, 4, ...VIDEO, CMP, g('shift', 'clamp wrap')],
+  ),
+  ...['vadd2', 'vsub2', 'vavrg2', 'vabsdiff2', 'vmin2', 'vmax2', 'vset2', 'vadd4', 'vsub4', 'vavrg4', 'vabsdiff4', 'vmin4', 'vmax4', 'vset4'].map(
+    (n): RowSpec => [n, 4, 4, ...VIDEO, CMP],
+  ),
+];
+
+function makeRow([name, min, max, ...groups]: RowSpec): OpcodeRow {
+  const dot = name.indexOf('.');
+  const opcode = dot < 0 ? name : name.slice(0, dot);
+  const base = { name, opcode, groups, minOperands: min, maxOperands: max };
+  return dot < 0 ? base : { ...base, mode: name.slice(dot + 1) };
+}
+
+/** All rows, keyed by their full dotted name. A later row with the same name replaces an earlier one. */
+export const OPCODES: ReadonlyMap<string, OpcodeRow> = new Map(ROWS.map((r) => [r[0], makeRow(r)]));
+
+/** Base opcodes the table knows (`cp`, `add`, …). */
+export const BASE_OPCODES: ReadonlySet<string> = new Set([...OPCODES.values()].map((r) => r.opcode));
+
+/**
+ * The longest row matching `opcode` followed by the leading modifier words, and how many
+ * words it consumed: `cp` + [async, wait_group] → the `cp.async.wait_group` row, 2.
+ */
+export function lookupOpcode(opcode: string, words: readonly string[]): { row: OpcodeRow; consumed: number } | undefined {
+  let name = opcode;
+  let best = OPCODES.get(name);
+  let consumed = 0;
+  if (!BASE_OPCODES.has(opcode)) return undefined;
+  for (let i = 0; i < words.length && i < 4; i++) {
+    name += '.' + (words[i] ?? '');
+    const row = OPCODES.get(name);
+    if (row) {
+      best = row;
+      consumed = i + 1;
+    }
+  }
+  return best ? { row: best, consumed } : undefined;
+}
+
+/** The row an instruction was parsed with, from its opcode and fixed mode. */
+export function rowOf(opcode: string, mode: string | undefined): OpcodeRow | undefined {
+  return (mode !== undefined ? OPCODES.get(`${opcode}.${mode}`) : undefined) ?? OPCODES.get(opcode);
+}
+
+/** Does `group` accept `word`? */
+export function groupAccepts(group: ModifierGroup, word: string): boolean {
+  return group.words.includes(word) || (group.pattern?.test(word) ?? false);
+}

@@ -1,0 +1,22 @@
+/** Node-side helpers shared by the host e2e vitest files (Deno and Chromium launchers). */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Environment for GPU child processes: Dawn + lavapipe need XDG_RUNTIME_DIR. */
+export function gpuEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, XDG_RUNTIME_DIR: process.env['XDG_RUNTIME_DIR'] || '/tmp', NO_COLOR: '1' };
+}
+
+/** The Deno executable (see scripts/deno.mjs): the `@deno/<platform>` package's binary, else PATH. */
+export async function denoCommand(): Promise<string> {
+  const mod = (await import(join(repoRoot, 'scripts', 'deno.mjs'))) as { denoPath(): string };
+  return mod.denoPath();
+}
+
+/** Bundles tests/hosts/browser-entry.ts for `target` (scripts/bundle.mjs); returns the output file. */
+export async function bundleFor(target: 'browser' | 'deno'): Promise<string> {
+  const mod = (await import(join(repoRoot, 'scripts', 'bundle.mjs'))) as { bundle(t: string): Promise<string> };
+  return mod.bundle(target);
+}

@@ -1,0 +1,7 @@
+// Element-wise c = a + b over n floats with a grid-stride loop.
+extern "C" __global__ void vector_add(const float *a, const float *b, float *c, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        c[i] = a[i] + b[i];
+    }
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ctaidOf, maxGridBlocks, planDispatch, toDim3, type Dim3 } from '../../runtime/grid.js';
+import { aliasGroups, aliasKey } from '../../runtime/bindings.js';
+import { listEntries } from '../../runtime/entries.js';
+import type { DeviceBuffer } from '../../runtime/memory.js';
+
+describe('grid linearisation', () => {
+  it('normalises dims', () => {
+    expect(toDim3(undefined, 'grid')).toEqual([1, 1, 1]);
+    expect(toDim3(7, 'grid')).toEqual([7, 1, 1]);
+    expect(toDim3([2, 3], 'grid')).toEqual([2, 3, 1]);
+    expect(() => toDim3([2.5], 'grid')).toThrow(/non-negative integers/);
+  });
+
+  it('dispatches small grids as one row', () => {
+    expect(planDispatch([4, 3, 2], 65535)).toEqual({ x: 24, y: 1, blocks: 24 });
+  });
+
+  it('folds large grids into rows of the per-dimension maximum', () => {
+    expect(planDispatch([100000, 1, 1], 65535)).toEqual({ x: 65535, y: 2, blocks: 100000 });
+    expect(planDispatch([65535, 65535, 1], 65535)).toEqual({ x: 65535, y: 65535, blocks: 65535 * 65535 });
+    expect(maxGridBlocks(65535)).toBe(65535 * 65535);
+  });
+
+  it('visits every block exactly once, padding workgroups none', () => {
+    const grid: Dim3 = [7, 5, 3];
+    const plan = planDispatch(grid, 16); // 105 blocks in 7 rows of 16: 7 padding workgroups
+    const seen = new Set<string>();
+    let padding = 0;
+    for (let wy = 0; wy < plan.y; wy++) {
+      for (let wx = 0; wx < plan.x; wx++) {
+        const c = ctaidOf(wx, wy, plan, grid);
+        if (c) seen.add(c.join(','));
+        else padding++;
+      }
+    }
+    const expected = new Set<string>();
+    for (let z = 0; z < 3; z++) for (let y = 0; y < 5; y++) for (let x = 0; x < 7; x++) expected.add(`${x},${y},${z}`);
+    expect(seen).toEqual(expected);
+    expect(padding).toBe(plan.x * plan.y - 105);
+  });
+});
+
+describe('alias detection', () => {
+  const alloc = (id: number): DeviceBuffer => ({ address: BigInt(id) << 32n }) as DeviceBuffer;
+
+  it('groups pointer parameters that resolve to the same allocation', () => {
+    const of = [alloc(1), alloc(2), alloc(2), null, null, alloc(1)];
+    expect(aliasGroups([5, 0, 1, 2, 3, 4], (p) => of[p] ?? null)).toEqual([[0, 5], [1, 2]]);
+    expect(aliasKey([[0, 5], [1, 2]])).toBe('0=5,1=2');
+  });
+
+  it('finds no groups for distinct allocations and null pointers', () => {
+    const of = [alloc(1), alloc(2), null, null];
+    expect(aliasGroups([0, 1, 2, 3], (p) => of[p] ?? null)).toEqual([]);
+  });
+});
+
+describe('listEntries', () => {
+  it('lists entries outside comments and strings', () => {
+    const src = `// .entry commented
+      /* .entry blocked
+      */ .visible .entry first(.param .u64 p) {}
+      .func helper() {}
+      .entry $second (
+      ) {}`;
+    expect(listEntries(src)).toEqual(['first', '$second']);
+  });
+});
