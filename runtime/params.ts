@@ -89,10 +89,13 @@ function toBigInt(value: number | bigint, what: () => string): bigint {
   return BigInt(value);
 }
 
-/** Accepted values: a `b` type takes anything that fits as signed or as unsigned. */
+/**
+ * Accepted values: `.u` and `.b` types take anything that fits as signed or as unsigned,
+ * because nvcc declares C `int` and `long long` parameters as `.u32` and `.u64`.
+ */
 export function intRange(bits: number, sign: 's' | 'u' | 'b'): readonly [bigint, bigint] {
   const b = BigInt(bits);
-  const min = sign === 'u' ? 0n : -(1n << (b - 1n));
+  const min = -(1n << (b - 1n));
   const max = sign === 's' ? (1n << (b - 1n)) - 1n : (1n << b) - 1n;
   return [min, max];
 }

@@ -15,6 +15,11 @@ export interface CompileOptions {
   readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
   /** Subgroup size the device guarantees, when known (32 enables the native warp path). */
   readonly subgroupSize?: number;
+  /**
+   * Whether the target's WGSL `fma()` is a true fused multiply-add (the runtime probes each
+   * device). Default false: `fma.rn.f32` is then computed exactly in integer arithmetic.
+   */
+  readonly fusedFma?: boolean;
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
 }

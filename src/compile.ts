@@ -38,6 +38,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
     kernels.push(emitKernel(fn, fileName, diagnostics, {
       ...(d.reqntid ? { reqntid: d.reqntid } : {}),
       ...(d.maxntid ? { maxntid: d.maxntid } : {}),
+      nativeFma: options.fusedFma === true,
     }));
     fail(diagnostics, source);
   }

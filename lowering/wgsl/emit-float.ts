@@ -39,7 +39,8 @@ export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
 
 export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   if (!check32(cx, i.type, 'fma') || !roundingOk(cx, i.rounding, 'fma')) return '0.0f';
-  const e = `fma(${cx.ref(i.a)}, ${cx.ref(i.b)}, ${cx.ref(i.c)})`;
+  const args = [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)] as const;
+  const e = cx.nativeFma ? `fma(${args.join(', ')})` : cx.call('f32_fma_exact', ...args);
   return i.sat ? cx.call('f32_sat', e) : e;
 }
 

@@ -25,7 +25,7 @@ export class FunctionEmitter implements ExprContext {
   private readonly inlined = new Map<ValueId, string>();
   private span: Span = { start: 0, end: 0 };
 
-  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string) {
+  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean) {
     this.classifyValues();
   }
 

@@ -61,12 +61,12 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[] }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
   const dynamicShared = memory.shared.dynamic;
-  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u');
+  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma);
   fe.emitBody(structured.body);
 
   const params = paramLayouts(fn, memory);

@@ -15,6 +15,8 @@ export interface ExprContext {
   line(text: string): void;
   /** A fresh local name. */
   temp(prefix: string): string;
+  /** Whether WGSL fma() is known to be fused on the target device (else it is emulated exactly). */
+  readonly nativeFma: boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
   unsupported(what: string): string;
 }

@@ -6,7 +6,7 @@ import { WGSL_LIBRARY } from '../../shaders/library.generated.js';
 
 interface LibraryFunction { readonly name: string; readonly text: string; readonly calls: readonly string[] }
 
-function splitFunctions(source: string): LibraryFunction[] {
+function splitFunctions(source: string): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
   const re = /^fn\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(/gm;
   for (let m = re.exec(source); m; m = re.exec(source)) {
@@ -18,14 +18,18 @@ function splitFunctions(source: string): LibraryFunction[] {
     }
     out.push({ name: m[1] as string, text: source.slice(m.index, i + 1) });
   }
-  const names = new Set(out.map((f) => f.name));
-  return out.map((f) => ({
+  return out;
+}
+
+function withCalls(fns: readonly { name: string; text: string }[]): LibraryFunction[] {
+  const names = new Set(fns.map((f) => f.name));
+  return fns.map((f) => ({
     ...f,
     calls: [...f.text.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*\(/g)].map((c) => c[1] as string).filter((n) => n !== f.name && names.has(n)),
   }));
 }
 
-const FUNCTIONS: readonly LibraryFunction[] = Object.values(WGSL_LIBRARY).flatMap(splitFunctions);
+const FUNCTIONS: readonly LibraryFunction[] = withCalls(Object.values(WGSL_LIBRARY).flatMap(splitFunctions));
 const BY_NAME = new Map(FUNCTIONS.map((f) => [f.name, f]));
 
 export function isLibraryFunction(name: string): boolean {

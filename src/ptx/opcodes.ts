@@ -74,7 +74,8 @@ const GEOM = 'extra';
 const TEX_GEOM = g(GEOM, '1d 2d 3d a1d a2d cube acube 2dms a2dms');
 const SU_CLAMP = extra('trap clamp zero');
 const MBAR_COMPLETE = extra('mbarrier::complete_tx::bytes multicast::cluster');
-const TENSOR = extra('1d 2d 3d 4d 5d tile im2col im2col::w im2col::w::128 tile::gather4 tile::scatter4');
+const TENSOR_DIM = extra('1d 2d 3d 4d 5d');
+const LOAD_MODE = extra('tile im2col im2col::w im2col::w::128 tile::gather4 tile::scatter4');
 const VIDEO = [g('extra', 'b0 b1 b2 b3 h0 h1'), SAT, g('mode', 'add min max'), ALL];
 
 // ---------------------------------------------------------------- rows
@@ -219,11 +220,11 @@ const ROWS: readonly RowSpec[] = [
   ['cp.async.mbarrier.arrive', 1, 1, extra('noinc'), SPACE, ALL],
   ['cp.async.bulk', 3, 6, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group'), HINTS],
   ['cp.async.bulk.prefetch', 2, 3, extra('L2'), SPACE, HINTS],
-  ['cp.async.bulk.tensor', 2, 6, TENSOR, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group cta_group::1 cta_group::2'), HINTS],
+  ['cp.async.bulk.tensor', 2, 6, TENSOR_DIM, SPACE, SRC_SPACE, LOAD_MODE, MBAR_COMPLETE, extra('bulk_group cta_group::1 cta_group::2'), HINTS],
   ['cp.async.bulk.commit_group', 0, 0],
   ['cp.async.bulk.wait_group', 1, 1, extra('read')],
   ['cp.reduce.async.bulk', 3, 4, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group'), ATOMIC, extra('noftz'), HINTS, ALL],
-  ['cp.reduce.async.bulk.tensor', 2, 4, TENSOR, SPACE, SRC_SPACE, ATOMIC, extra('bulk_group'), HINTS],
+  ['cp.reduce.async.bulk.tensor', 2, 4, TENSOR_DIM, SPACE, SRC_SPACE, ATOMIC, LOAD_MODE, extra('bulk_group'), HINTS],
   // stack, cache policy and misc
   ['stacksave', 1, 1, ALL],
   ['stackrestore', 1, 1, ALL],

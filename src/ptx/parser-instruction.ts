@@ -63,16 +63,15 @@ function build([h, operands, semi]: [Head, Operand[], PtxToken]): Instruction | 
     return new Reject(opcode, `\`${row.name}\` takes ${want} operands, found ${n}`, DiagnosticCode.ParseBadOperand);
   }
   const lastMod = mods[mods.length - 1] ?? opcode;
-  const start = g ? g.span.start : opcode.index;
-  const inst: Instruction = {
+  const inst: { -readonly [K in keyof Instruction]: Instruction[K] } = {
     kind: 'instruction',
-    ...(g ? { guard: g } : {}),
     opcode: row.opcode,
     modifiers,
     operands,
-    span: { start, end: semi.end },
+    span: { start: g ? g.span.start : opcode.index, end: semi.end },
     opcodeSpan: { start: opcode.index, end: lastMod.end },
   };
+  if (g) inst.guard = g;
   return inst;
 }
 

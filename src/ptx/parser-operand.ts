@@ -4,7 +4,7 @@
  * predicates, `%p|%q` pairs and constant expressions (C precedence, not folded except
  * for a minus sign on a literal, so `-1` is the integer -1).
  */
-import { alt_sc, apply, kmid, list_sc, lrec_sc, opt_sc, rule } from 'typescript-parsec';
+import { alt_sc, apply, kmid, list_sc, lrec_sc, opt_sc, rep_sc, rule } from 'typescript-parsec';
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type {
   AddressOperand, ExpressionOperand, FloatOperand, IntegerOperand, Operand, RegisterOperand,
@@ -250,4 +250,7 @@ operand.setPattern(
 );
 
 /** Comma-separated operands (possibly none). */
-export const operandList: P<Operand[]> = apply(opt_sc(list_sc(operand, punct(','))), (x) => x ?? []);
+export const operandList: P<Operand[]> = apply(
+  opt_sc(seq_sc(operand, rep_sc(seq_sc(punct(','), operand)))),
+  (x) => (x ? [x[0], ...x[1].map((p) => p[1])] : []),
+);

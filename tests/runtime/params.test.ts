@@ -56,7 +56,7 @@ describe('packUniforms', () => {
     expect(codeOf(() => pack([0n, 256, 0, 0, 0, 0n, agg, 0]))).toBe('R002');
     expect(codeOf(() => pack([0n, 0, 32768, 0, 0, 0n, agg, 0]))).toBe('R002');
     expect(codeOf(() => pack([0n, 0, 0, 1n, 0, 0n, agg, 0]))).toBe('R002');
-    expect(codeOf(() => pack([0n, 0, 0, 0, 0, -1n, agg, 0]))).toBe('R002');
+    expect(codeOf(() => pack([0n, 0, 0, 0, 0, -(2n ** 63n) - 1n, agg, 0]))).toBe('R002');
     expect(codeOf(() => pack([0n, 0, 0, 0, 0, 0n, agg, 2 ** 32]))).toBe('R002');
     expect(codeOf(() => pack([0n, 0, 0, 0, 0, 0n, agg, '1']))).toBe('R002');
   });
@@ -87,10 +87,11 @@ describe('writeScalar', () => {
     expect(at('bf16', 1, 2)).toEqual([0x80, 0x3f]);
   });
 
-  it('has b-type ranges covering signed and unsigned values', () => {
+  it('has b- and u-type ranges covering signed and unsigned values (nvcc declares int as .u32)', () => {
     expect(intRange(8, 'b')).toEqual([-128n, 255n]);
     expect(intRange(16, 's')).toEqual([-32768n, 32767n]);
-    expect(intRange(32, 'u')).toEqual([0n, 4294967295n]);
+    expect(intRange(32, 'u')).toEqual([-2147483648n, 4294967295n]);
+    expect(at('u32', -5, 4)).toEqual([0xfb, 0xff, 0xff, 0xff]);
   });
 });
 
