@@ -7,6 +7,7 @@ import { copyOnDevice, fillDevice, readFromDevice, writeToDevice } from './copy.
 import { DeviceMonitor, getDefaultDevice } from './device.js';
 import { deviceError } from './errors.js';
 import type { LaunchEnv } from './launch.js';
+import { probeFusedFma } from './probe-fma.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { Module, type Compiler, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
@@ -25,6 +26,8 @@ export class Context implements LaunchEnv {
   constructor(
     readonly device: GPUDevice,
     private readonly compiler: Compiler,
+    /** Whether WGSL fma() is fused on this device (probeFusedFma). */
+    readonly fusedFma = false,
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
@@ -107,5 +110,5 @@ export class Context implements LaunchEnv {
 /** Creates a context with an explicit compiler; `createContext` in the package API supplies `compile`. */
 export async function createContextWith(compiler: Compiler, options: ContextOptions = {}): Promise<Context> {
   const device = options.device ?? (await getDefaultDevice());
-  return new Context(device, compiler);
+  return new Context(device, compiler, await probeFusedFma(device));
 }

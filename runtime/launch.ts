@@ -20,6 +20,8 @@ export interface LaunchEnv {
   readonly monitor: DeviceMonitor;
   readonly memory: AllocationTable;
   readonly pipelines: PipelineCache;
+  /** Whether WGSL fma() is fused on this device; if not, fma.rn.f32 is emulated exactly. */
+  readonly fusedFma: boolean;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */
   placeholder(binding: number): GPUBuffer;
 }

@@ -89,6 +89,7 @@ export class Module {
     return {
       fileName: this.options.fileName ?? 'kernel.ptx',
       warpPath,
+      fusedFma: this.env.fusedFma,
       ...(fixedSize && info.subgroupMinSize !== undefined ? { subgroupSize: info.subgroupMinSize } : {}),
     };
   }

@@ -56,13 +56,15 @@ class RunCache {
   }
 }
 
+import { probeFusedFma } from './probe-fma.js';
+
 const caches = new WeakMap<GPUDevice, RunCache>();
 
 export async function runPtxWith(compiler: Compiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());
   let cache = caches.get(device);
   if (!cache) {
-    cache = new RunCache(new Context(device, compiler));
+    cache = new RunCache(new Context(device, compiler, await probeFusedFma(device)));
     caches.set(device, cache);
   }
   try {

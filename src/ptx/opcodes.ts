@@ -175,7 +175,7 @@ const ROWS: readonly RowSpec[] = [
   ['membar', 0, 0, g('mode', 'cta gl sys')],
   ['membar.proxy', 0, 0, extra('alias')],
   ['fence', 0, 0, g('mode', 'op_restrict'), SEM, SCOPE],
-  ['fence.proxy', 0, 0, extra('alias async async::generic async.global async.shared::cta async.shared::cluster tensormap::generic'), extra('release acquire'), SCOPE],
+  ['fence.proxy', 0, 0, extra('alias async async::generic tensormap::generic'), SPACE, extra('release acquire'), SCOPE],
   ['fence.mbarrier_init', 0, 0, SEM, SCOPE],
   ['atom', 3, 5, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],
   ['red', 2, 3, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],

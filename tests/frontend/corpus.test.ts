@@ -1,5 +1,8 @@
 /** Every corpus file parses, and print(parse(x)) reparses to the same AST. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parsePtx } from '../../src/ptx/parse.js';
 import { printPtx } from '../../src/ptx/printer.js';
@@ -23,5 +26,27 @@ describe('corpus', () => {
       }
       expect(stripSpans(again)).toEqual(stripSpans(ast));
     });
+  }
+});
+
+/** With nvcc's ptxas on PATH, the printed PTX must also assemble (checks the printer's modifier order). */
+const hasPtxas = ((): boolean => {
+  try {
+    execFileSync('ptxas', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasPtxas)('printed corpus assembles with ptxas', () => {
+  const dirOut = hasPtxas ? mkdtempSync(join(tmpdir(), 'ptx-print-')) : '';
+  for (const f of files) {
+    test(f, () => {
+      const ast = parsePtx(readFileSync(new URL(f, dir), 'utf8'), f);
+      const out = join(dirOut, f);
+      writeFileSync(out, printPtx(ast));
+      execFileSync('ptxas', [`-arch=${ast.target[0] ?? 'sm_80'}`, out, '-o', '/dev/null'], { stdio: 'pipe' });
+    }, 30_000);
   }
 });

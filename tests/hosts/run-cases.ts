@@ -100,6 +100,8 @@ export interface RunAllOptions {
   gpu: GPU;
   /** Only cases whose name contains this string. */
   filter?: string;
+  /** Cases skipped on this host, by name prefix, with the reason printed. */
+  skip?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
 }
 
@@ -117,6 +119,8 @@ export async function runAllCases(o: RunAllOptions): Promise<RunAllResult> {
   try {
     for (const c of o.cases) {
       if (o.filter && !c.name.includes(o.filter)) continue;
+      const skipped = Object.entries(o.skip ?? {}).find(([prefix]) => c.name.startsWith(prefix));
+      if (skipped) { log(`SKIP ${c.name}: ${skipped[1]}`); continue; }
       const ptx = o.kernels[c.ptxFile];
       const r =
         ptx === undefined

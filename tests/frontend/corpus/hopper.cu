@@ -18,5 +18,5 @@ __global__ void __cluster_dims__(2, 1, 1) hop(float* out, const float* in) {
   asm volatile("wgmma.commit_group.sync.aligned;");
   asm volatile("wgmma.wait_group.sync.aligned 0;");
   asm volatile("fence.proxy.async.shared::cta;");
-  asm volatile("elect.sync _|%%p1, 0xffffffff;" ::: "memory");
+  asm volatile("{ .reg .pred P1; elect.sync _|P1, 0xffffffff; }" ::: "memory");
 }

@@ -1,0 +1,57 @@
+// Bad input yields PtxError with file:line:col, a code frame, and the instruction named.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/compile.js';
+import { PtxError } from '../../src/diagnostics/ptx-error.js';
+
+const kernel = (body: string): string => `.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+${body}
+  ret;
+}
+`;
+
+function errorOf(src: string): PtxError {
+  try {
+    compile(src, { fileName: 'bad.ptx' });
+  } catch (e) {
+    if (e instanceof PtxError) return e;
+    throw e;
+  }
+  throw new Error('expected a PtxError');
+}
+
+describe('compile diagnostics', () => {
+  it('names an unsupported instruction with its line, column and a code frame', () => {
+    const e = errorOf(kernel('  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;'));
+    expect(e.diagnostics.length).toBeGreaterThan(0);
+    expect(e.message).toMatch(/^bad\.ptx:9:\d+: error\[L00[12]\]: .*shfl/m);
+    expect(e.message).toContain('9 |   shfl.sync.down.b32 %r1, %r2, 1, 31, -1;');
+    expect(e.message).toMatch(/\|\s+\^+/);
+  });
+
+  it('reports a parse error with position instead of crashing', () => {
+    const e = errorOf(kernel('  add.s32 %r1, %r2 %r3;'));
+    expect(e.message).toMatch(/bad\.ptx:9:\d+: error\[P\d{3}\]/);
+  });
+
+  it('reports an undeclared register', () => {
+    const e = errorOf(kernel('  add.s32 %r1, %r2, %q9;'));
+    expect(e.diagnostics.map((d) => d.code)).toContain('S001');
+    expect(e.message).toContain('%q9');
+  });
+
+  it('reports a branch to a missing label', () => {
+    const e = errorOf(kernel('  bra $L__nowhere;'));
+    expect(e.message).toMatch(/\$L__nowhere|label/);
+  });
+
+  it('reports an unknown entry with the entries that exist', () => {
+    expect(() => compile(kernel(''), { entry: 'nope' })).toThrow(/no kernel `nope`.*`k`/);
+  });
+});
