@@ -83,10 +83,9 @@ function provenance(fn: IrFunction, pointerBits: number): Map<ValueId, Provenanc
 
 interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean }
 
-function accessOf(fn: IrFunction, inst: Inst): Access {
+function accessOf(inst: Inst): Access {
   const bytes = Math.max(1, T.bitWidth(inst.type) / 8);
   return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4) };
-  void fn;
 }
 
 function viewOf(accesses: readonly Access[]): MemoryView {
@@ -140,7 +139,7 @@ export const addressSpaces: Pass = {
       const inst = data.inst;
       if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic') continue;
       const region = regionOf(inst.space, inst.address);
-      const access = accessOf(fn, inst);
+      const access = accessOf(inst);
       if (region.kind === 'slot') push(slotAccess, region.slot, access);
       else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const') windowAccess[region.kind].push(access);
       else {

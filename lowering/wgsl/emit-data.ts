@@ -104,8 +104,7 @@ export function kernelParam(fn: IrFunction, i: InstOf<'kernel_param'>): string {
   const at = LAUNCH_HEADER_BYTES + (p?.offset ?? 0) + i.offset;
   const bits = T.bitWidth(i.type);
   if (bits === 64) {
-    const pair = `vec2<u32>(${uniformWord(at)}, ${uniformWord(at + 4)})`;
-    return i.type.kind === 'float' ? pair : pair;
+    return `vec2<u32>(${uniformWord(at)}, ${uniformWord(at + 4)})`;
   }
   const word = uniformWord(at & ~3);
   const raw = bits >= 32 ? word : `extractBits(${word}, ${(at & 3) * 8}u, ${bits}u)`;
