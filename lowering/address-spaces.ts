@@ -3,11 +3,14 @@
  *
  * Expects: SSA from the builder; memory instructions with `region: null` and PTX addresses
  *   (64- or 32-bit integers); `address_of` and `cvta` as the only address constructors.
- * Guarantees: every load/store/atomic has a region. For `slot`, `shared`, `local` and
- *   `const` regions the address operand is the i32 byte offset inside the region; for the
- *   dynamic regions it is the full address. `address_of` becomes a constant window offset and
+ * Guarantees: every load/store/atomic has a region. For `slot`, `shared`, `local`, `const`
+ *   and `module-global` regions the address operand is the i32 byte offset inside the region;
+ *   for the dynamic regions it is the full address. `address_of` becomes a constant window
+ *   offset (a `.global` variable's: MODULE_GLOBAL_TAG in the high word, module-memory.ts) and
  *   `cvta` becomes integer arithmetic on the generic tags (GENERIC_TAG). `fn.memory` records
- *   the global slots (pointer parameters bound as storage buffers) and each region's view.
+ *   the global slots (pointer parameters bound as storage buffers), each region's view, and
+ *   the module's `.const`/`.global` images (laid out once per module, so every kernel of a
+ *   module agrees on them).
  * Does not: narrow 64-bit arithmetic (narrow-int64 does), or check bounds (WGSL clamps).
  *
  * Provenance is a forward data-flow lattice over SSA values: a value derived from kernel
@@ -20,9 +23,11 @@ import type { Inst, MemorySpace, Region } from '../src/ir/inst.js';
 import { reversePostorder } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
 import { GENERIC_TAG, type Pass, type PassContext } from './pass.js';
+import { MODULE_GLOBAL_TAG } from './layout.js';
+import { moduleMemory, type MemoryImage } from './module-memory.js';
 
 type Provenance =
-  | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' }
+  | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' | 'module-global' }
   | { readonly kind: 'slot'; readonly param: number };
 
 const NONE: Provenance = { kind: 'none' };
@@ -41,7 +46,7 @@ const isPointer = (p: Provenance): boolean => p.kind !== 'none' && p.kind !== 'i
 function transfer(inst: Inst, get: (v: ValueId) => Provenance, pointerBits: number): Provenance {
   switch (inst.op) {
     case 'kernel_param': return T.bitWidth(inst.type) === pointerBits ? { kind: 'slot', param: inst.param } : INT;
-    case 'address_of': return inst.space === 'shared' ? { kind: 'shared' } : inst.space === 'local' ? { kind: 'local' } : inst.space === 'const' ? { kind: 'const' } : MIXED;
+    case 'address_of': return inst.space === 'shared' || inst.space === 'local' || inst.space === 'const' ? { kind: inst.space } : inst.space === 'global' ? { kind: 'module-global' } : MIXED;
     case 'cvta': case 'extend': case 'truncate': case 'bitcast': return get(inst.value);
     case 'select': return join(get(inst.a), get(inst.b));
     case 'ibinary': {
@@ -109,9 +114,13 @@ function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access
   return { view: viewOf(accesses), staticBytes: dynamic ? dynamicOffset : Math.ceil(end / 4) * 4, offsets, dynamic, dynamicOffset, used };
 }
 
+function placed(fn: IrFunction): import('../src/ir/entities.js').InstId[] {
+  return fn.blockIds().flatMap((b) => fn.block(b).insts);
+}
+
 function referencedVariables(fn: IrFunction, all: readonly MemoryVariable[], space: MemoryVariable['space']): MemoryVariable[] {
   const names = new Set<string>();
-  for (const data of fn.insts) if (data.inst.op === 'address_of') names.add(data.inst.symbol);
+  for (const id of placed(fn)) { const inst = fn.inst(id).inst; if (inst.op === 'address_of') names.add(inst.symbol); }
   return all.filter((v) => v.space === space && names.has(v.name));
 }
 
@@ -122,47 +131,55 @@ export const addressSpaces: Pass = {
     const prov = provenance(fn, pointerBits);
     const aliasOf = aliasMap(cx.options.paramAliases ?? []);
     const slotAccess = new Map<number, Access[]>();
-    const windowAccess = { shared: [] as Access[], local: [] as Access[], const: [] as Access[] };
+    const windowAccess = { shared: [] as Access[], local: [] as Access[], const: [] as Access[], 'module-global': [] as Access[] };
     const dynamicAccess: Access[] = [];
     let dynamicGeneric = false;
     const regionOf = (space: MemorySpace, address: ValueId): Region => {
       const p = prov.get(address) ?? NONE;
       if (space === 'shared' || space === 'local' || space === 'const') return space === 'const' ? { kind: 'const' } : { kind: space };
       if (p.kind === 'slot') return { kind: 'slot', slot: aliasOf(p.param) };
+      if (p.kind === 'module-global') return { kind: 'module-global' };
       if (space === 'generic' && (p.kind === 'shared' || p.kind === 'local')) return { kind: p.kind };
       if (space === 'generic' && p.kind === 'const') return { kind: 'const' };
       if (space === 'generic') dynamicGeneric = true;
       return space === 'generic' ? { kind: 'generic-dynamic' } : { kind: 'global-dynamic' };
     };
 
-    for (const data of fn.insts) {
+    // Placed instructions only: earlier passes drop instructions from blocks, not from the arena.
+    for (const id of placed(fn)) {
+      const data = fn.inst(id);
       const inst = data.inst;
       if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic') continue;
       const region = regionOf(inst.space, inst.address);
       const access = accessOf(inst);
       if (region.kind === 'slot') push(slotAccess, region.slot, access);
-      else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const') windowAccess[region.kind].push(access);
+      else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const' || region.kind === 'module-global') windowAccess[region.kind].push(access);
       else {
         dynamicAccess.push(access);
-        if (region.kind === 'generic-dynamic') windowAccess.shared.push(access), windowAccess.local.push(access);
+        windowAccess['module-global'].push(access);
+        if (region.kind === 'generic-dynamic') windowAccess.shared.push(access), windowAccess.local.push(access), windowAccess.const.push({ ...access, store: false, atomic: false });
       }
       let address = inst.address;
-      if (region.kind !== 'global-dynamic' && region.kind !== 'generic-dynamic') address = lowWord(fn, data.block, address, data.span, fn.insts.indexOf(data));
+      if (region.kind !== 'global-dynamic' && region.kind !== 'generic-dynamic') address = lowWord(fn, data.block, address, data.span, id);
       data.inst = { ...inst, region, address } as Inst;
     }
 
     const vars = cx.module.variables;
     const shared = layoutWindow(referencedVariables(fn, vars, 'shared'), windowAccess.shared, windowAccess.shared.length > 0);
     const local = layoutWindow(referencedVariables(fn, vars, 'local'), windowAccess.local, windowAccess.local.length > 0);
-    const constant = layoutWindow(referencedVariables(fn, vars, 'const'), windowAccess.const, windowAccess.const.length > 0);
-    if (constant.used || referencedVariables(fn, vars, 'global').length > 0) {
-      cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: fn.span, message: `kernel \`${fn.name}\` uses module-scope \`.const\`/\`.global\` variables, which are not supported yet` });
-    }
-    lowerAddressConstructors(fn, { shared, local, const: constant });
+    const images = moduleMemory(cx.module);
+    const constant = imageWindow(images.const, windowAccess.const);
+    const moduleGlobal = imageWindow(images.global, windowAccess['module-global']);
+    lowerAddressConstructors(fn, { shared, local, const: constant, global: moduleGlobal });
     const slots = assignSlots(fn, slotAccess, dynamicAccess, aliasOf, pointerBits, cx.options.paramAliases ?? []);
-    fn.memory = { slots, shared, local, constant, dynamicGlobal: dynamicAccess.length > 0, dynamicGeneric } satisfies FunctionMemory;
+    fn.memory = { slots, shared, local, constant, moduleGlobal, dynamicGlobal: dynamicAccess.length > 0, dynamicGeneric } satisfies FunctionMemory;
   },
 };
+
+/** A module image as a window: used when some access may reach it (it has variables). */
+function imageWindow(image: MemoryImage, accesses: readonly Access[]): WindowRegion {
+  return { view: viewOf(accesses), staticBytes: image.bytes, offsets: image.offsets, dynamic: false, dynamicOffset: image.bytes, used: image.bytes > 0 && accesses.length > 0, init: image.init };
+}
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
@@ -197,12 +214,14 @@ function lowWord(fn: IrFunction, block: import('../src/ir/entities.js').BlockId,
 }
 
 /** `address_of` -> window offset constant; `cvta` -> add or strip the generic tag. */
-function lowerAddressConstructors(fn: IrFunction, windows: Record<'shared' | 'local' | 'const', WindowRegion>): void {
+function lowerAddressConstructors(fn: IrFunction, windows: Record<'shared' | 'local' | 'const' | 'global', WindowRegion>): void {
   for (const data of fn.insts) {
     const inst = data.inst;
-    if (inst.op === 'address_of' && inst.space !== 'global' && inst.space !== 'generic') {
-      const offset = windows[inst.space].offsets.get(inst.symbol) ?? 0;
-      data.inst = { op: 'const', type: inst.type, bits: BigInt(offset) };
+    if (inst.op === 'address_of' && inst.space !== 'generic') {
+      const offset = BigInt(windows[inst.space].offsets.get(inst.symbol) ?? 0);
+      // A module `.global` variable's address is a global (and generic) address: tag it.
+      const tag = inst.space === 'global' && T.bitWidth(inst.type) === 64 ? BigInt(MODULE_GLOBAL_TAG) << 32n : 0n;
+      data.inst = { op: 'const', type: inst.type, bits: tag | offset };
     } else if (inst.op === 'cvta') {
       data.inst = cvtaArithmetic(fn, data, inst);
     }

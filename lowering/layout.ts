@@ -44,7 +44,40 @@ export type BindingLayout =
       readonly access: 'read' | 'read_write';
       /** WGSL element type of the view; the runtime pads the bound size to a multiple of its size. */
       readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
-    };
+    }
+  /**
+   * The spin locks of emulated 64-bit atomics on global memory (lowering/wgsl/emit-atomic.ts):
+   * a zero-initialised 16-byte buffer the runtime owns and binds to every such kernel.
+   */
+  | { readonly kind: 'atomic-locks'; readonly binding: number; readonly access: 'read_write' }
+  /**
+   * The module's `.global` (read_write) or `.const` (read) variables (lowering/module-memory.ts):
+   * one buffer per module and space that the runtime creates at the first launch that needs it,
+   * fills with `init` (`bytes` long, the rest zero) and keeps for the module's lifetime, so
+   * `__device__` variables persist across launches as in CUDA. Every kernel of a module has the
+   * same `bytes` and `init` for a space.
+   */
+  | {
+      readonly kind: 'module-memory';
+      readonly binding: number;
+      readonly space: 'global' | 'const';
+      readonly access: 'read' | 'read_write';
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+      readonly bytes: number;
+      readonly init: readonly number[];
+    }
+  /**
+   * The trap record (`trap`, `__assertfail`), a runtime-owned 16-byte read_write buffer of
+   * words [count of trapping threads, byte offset in the PTX source of the first trap, 0, 0],
+   * zero before each launch; non-zero after it, the launch fails with R004 naming the line.
+   */
+  | { readonly kind: 'trap'; readonly binding: number; readonly access: 'read_write' };
+
+/**
+ * The high word of the addresses of the module's `.global` variables (module-memory.ts), next to
+ * the generic-address tags of lowering/pass.ts; runtime allocation ids stay below both.
+ */
+export const MODULE_GLOBAL_TAG = 0xfffffff3;
 
 export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
 

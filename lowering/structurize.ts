@@ -89,7 +89,7 @@ function terminator(cx: Cfg, x: BlockId): Labelled[] {
     case 'branch': return [{ kind: 'if', cond: t.cond, then: doBranch(cx, x, t.then), else: doBranch(cx, x, t.else) }];
     case 'switch': return switchChain(cx, x, t.index, t.targets, t.fallback);
     case 'return': return [{ kind: 'return', values: t.values }];
-    case 'trap': return [{ kind: 'trap' }];
+    case 'trap': return [{ kind: 'trap', at: t.span.start }];
     case 'unreachable': return [{ kind: 'return', values: [] }];
   }
 }
@@ -110,7 +110,7 @@ function stateMachine(fn: IrFunction): Stmt[] {
     const t = fn.block(b).term;
     let tail: Stmt[];
     if (!t || t.op === 'return' || t.op === 'unreachable') tail = [{ kind: 'return', values: t?.op === 'return' ? t.values : [] }];
-    else if (t.op === 'trap') tail = [{ kind: 'trap' }];
+    else if (t.op === 'trap') tail = [{ kind: 'trap', at: t.span.start }];
     else if (t.op === 'jump') tail = jump(t.target);
     else if (t.op === 'branch') tail = [{ kind: 'if', cond: t.cond, then: jump(t.then), else: jump(t.else) }];
     else tail = t.targets.reduceRight<Stmt[]>((chain, call, i) => [{ kind: 'if-index', index: t.index, value: i, then: jump(call), else: chain }], jump(t.fallback));

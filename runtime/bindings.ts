@@ -9,6 +9,11 @@ import { launchError } from './errors.js';
 import type { DeviceBuffer } from './memory.js';
 
 type SlotBinding = Extract<BindingLayout, { kind: 'global-slot' }>;
+/** Bindings of buffers the runtime owns per module: `.global`/`.const` variables and the trap record. */
+export type OwnedBinding = Extract<BindingLayout, { kind: 'module-memory' | 'trap' }>;
+
+/** The placeholder key of the lock table of emulated 64-bit global atomics (16 bytes, zeroed). */
+const ATOMIC_LOCKS_KEY = -1;
 
 export function slotBindings(layout: KernelLayout): SlotBinding[] {
   return layout.bindings.filter((b): b is SlotBinding => b.kind === 'global-slot');
@@ -54,9 +59,17 @@ export function bindGroupEntries(
   allocationOf: (param: number) => DeviceBuffer | null,
   placeholder: (slot: number) => GPUBuffer,
   maxBindingSize: number,
+  owned?: (b: OwnedBinding) => GPUBuffer,
 ): GPUBindGroupEntry[] {
   return layout.bindings.map((b, i) => {
     if (b.kind === 'launch-params') return { binding: b.binding, resource: { buffer: uniform } };
+    // The context's zeroed 16-byte placeholders fit the lock table exactly; the key -1 is no
+    // slot's, so a kernel writing through a null pointer can never leave a lock held.
+    if (b.kind === 'atomic-locks') return { binding: b.binding, resource: { buffer: placeholder(ATOMIC_LOCKS_KEY) } };
+    if (b.kind === 'module-memory' || b.kind === 'trap') {
+      if (!owned) throw launchError(`kernel '${layout.entry}' needs module memory that this launch does not provide`);
+      return { binding: b.binding, resource: { buffer: owned(b) } };
+    }
     const allocation = allocationOf(b.param);
     const buffer = allocation?.buffer ?? placeholder(i);
     if (buffer.size > maxBindingSize) {

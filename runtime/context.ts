@@ -8,6 +8,7 @@ import { DeviceMonitor, getDefaultDevice } from './device.js';
 import { deviceError } from './errors.js';
 import type { LaunchEnv } from './launch.js';
 import { probeFusedFma } from './probe-fma.js';
+import { reliableSubgroupSize } from './probe-subgroups.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { Module, type Compiler, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
@@ -15,6 +16,11 @@ import { PipelineCache } from './pipeline-cache.js';
 export interface ContextOptions {
   /** The device to run on. Default: the host's shared default device. */
   readonly device?: GPUDevice;
+  /**
+   * How `fma.rn.f32` is lowered: `probe` (default) asks the device once whether WGSL fma() is
+   * fused; `native` uses fma() regardless; `emulated` forces the exact integer emulation (tests).
+   */
+  readonly fma?: 'probe' | 'native' | 'emulated';
 }
 
 export class Context implements LaunchEnv {
@@ -28,6 +34,8 @@ export class Context implements LaunchEnv {
     private readonly compiler: Compiler,
     /** Whether WGSL fma() is fused on this device (probeFusedFma). */
     readonly fusedFma = false,
+    /** The subgroup size the compiler may rely on (reliableSubgroupSize); undefined: none. */
+    readonly subgroupSize: number | undefined = undefined,
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
@@ -110,5 +118,7 @@ export class Context implements LaunchEnv {
 /** Creates a context with an explicit compiler; `createContext` in the package API supplies `compile`. */
 export async function createContextWith(compiler: Compiler, options: ContextOptions = {}): Promise<Context> {
   const device = options.device ?? (await getDefaultDevice());
-  return new Context(device, compiler, await probeFusedFma(device));
+  const mode = options.fma ?? 'probe';
+  const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
+  return new Context(device, compiler, fused, await reliableSubgroupSize(device));
 }

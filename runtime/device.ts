@@ -100,6 +100,7 @@ export async function releaseDefaultDevice(): Promise<void> {
  */
 export class DeviceMonitor {
   private error: PtxError | undefined;
+  private failure: PtxError | undefined;
   private pending: Promise<void>[] = [];
   private closed = false;
 
@@ -141,6 +142,18 @@ export class DeviceMonitor {
       await Promise.all(batch);
     }
     this.check();
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure;
+  }
+
+  /**
+   * A check that completes with queued work (a launch's trap record, runtime/launch.ts): its
+   * error is thrown once by the next `settle`. Unlike device errors it is not sticky: the
+   * device is fine after a kernel traps, so later launches may run.
+   */
+  watch(check: Promise<PtxError | undefined>): void {
+    this.pending.push(check.then((e) => { if (e) this.failure ??= e; }));
   }
 
   /** Stops reporting loss: the owner destroys the device on purpose. */

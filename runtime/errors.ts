@@ -33,6 +33,11 @@ export function deviceError(message: string, ...notes: string[]): PtxError {
   return runtimeError(DiagnosticCode.RuntimeDevice, message, notes);
 }
 
+/** R004: a kernel executed `trap` (or a failed `assert`); the launch's results are undefined. */
+export function trapError(message: string, ...notes: string[]): PtxError {
+  return runtimeError(DiagnosticCode.RuntimeTrap, message, notes);
+}
+
 /** Formats an address the way CUDA tools print pointers. */
 export function hex(address: bigint): string {
   return `0x${address.toString(16).padStart(16, '0')}`;

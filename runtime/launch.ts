@@ -5,9 +5,10 @@
  * errors in the arguments throw at once, device errors at the next synchronize.
  */
 import type { CompiledKernel, KernelLayout, ParamLayout } from '../lowering/layout.js';
-import { aliasGroups, bindGroupEntries, slotBindings } from './bindings.js';
+import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from './bindings.js';
 import type { DeviceMonitor } from './device.js';
 import { argumentError } from './errors.js';
+import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { planDispatch, toDim3, type DimInput, type DispatchPlan } from './grid.js';
 import { checkLaunch, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
@@ -22,6 +23,8 @@ export interface LaunchEnv {
   readonly pipelines: PipelineCache;
   /** Whether WGSL fma() is fused on this device; if not, fma.rn.f32 is emulated exactly. */
   readonly fusedFma: boolean;
+  /** The device's probed subgroup size when its layout is consecutive (runtime/probe-subgroups.ts). */
+  readonly subgroupSize?: number | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */
   placeholder(binding: number): GPUBuffer;
 }
@@ -29,6 +32,10 @@ export interface LaunchEnv {
 /** The source of a kernel's alias variants (a Module). */
 export interface KernelSource {
   kernel(entry: string, aliases: readonly (readonly number[])[]): CompiledKernel;
+  /** The module's buffer for `.global`/`.const` variables or the trap record (created on first use). */
+  owned(b: OwnedBinding): GPUBuffer;
+  /** The error for a launch of `entry` whose first trap was at byte `offset` of the PTX source. */
+  trapError(entry: string, offset: number, threads: number): PtxError;
 }
 
 export interface LaunchConfig {
@@ -60,6 +67,9 @@ export class KernelFunction {
     private readonly source: KernelSource,
     private readonly env: LaunchEnv,
   ) {}
+
+  private readonly uniforms = new Map<CompiledKernel, GPUBuffer>();
+  private readonly bindGroups = new Map<CompiledKernel, Map<string, GPUBindGroup>>();
 
   get layout(): KernelLayout {
     return this.kernel.layout;
@@ -121,34 +131,83 @@ export class KernelFunction {
     return { values, allocations };
   }
 
+  /** Reads a launch's trap record once the launch is done: the error to report, if it trapped. */
+  private async trapCheck(readback: GPUBuffer): Promise<PtxError | undefined> {
+    try {
+      await readback.mapAsync(GPUMapMode.READ);
+      const [threads = 0, offset = 0] = new Uint32Array(readback.getMappedRange().slice(0));
+      return threads > 0 ? this.source.trapError(this.name, offset, threads) : undefined;
+    } catch {
+      return undefined; // the device error that made the read fail is reported by the monitor
+    } finally {
+      readback.destroy();
+    }
+  }
+
   private submit(p: PreparedLaunch, pipeline: GPUComputePipeline): void {
-    const { device, monitor, pipelines } = this.env;
+    const { device, monitor } = this.env;
     monitor.scoped(`launching kernel '${this.name}'`, () => {
-      const uniform = device.createBuffer({
-        size: p.uniforms.byteLength,
-        usage: GPUBufferUsage.UNIFORM,
-        mappedAtCreation: true,
-        label: `ptx-wgsl ${this.name} params`,
-      });
-      try {
-        new Uint8Array(uniform.getMappedRange()).set(p.uniforms);
-        uniform.unmap();
-        const placeholder = (binding: number): GPUBuffer => this.env.placeholder(binding);
-        const maxBinding = device.limits.maxStorageBufferBindingSize;
-        const entries = bindGroupEntries(p.kernel.layout, uniform, p.allocationOf, placeholder, maxBinding);
-        const bindGroup = device.createBindGroup({ layout: pipelines.bindGroupLayout(p.kernel), entries });
-        const encoder = device.createCommandEncoder({ label: `ptx-wgsl ${this.name}` });
-        const pass = encoder.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, bindGroup);
-        pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
-        pass.end();
-        device.queue.submit([encoder.finish()]);
-      } finally {
-        uniform.destroy(); // safe after submit: WebGPU frees it once the dispatch is done
-      }
+      // One uniform buffer per kernel variant, rewritten per launch: queue.writeBuffer is ordered
+      // on the queue after the launches already submitted, so they still read their own values.
+      const uniform = this.uniformFor(p.kernel, p.uniforms.byteLength);
+      device.queue.writeBuffer(uniform, 0, p.uniforms as Uint8Array<ArrayBuffer>);
+      const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
+      const bindGroup = this.bindGroupFor(p, uniform, owned);
+      const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
+      const trapRecord = trap ? owned(trap) : undefined;
+      const encoder = device.createCommandEncoder({ label: `ptx-wgsl ${this.name}` });
+      if (trapRecord) encoder.clearBuffer(trapRecord);
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
+      pass.end();
+      const readback = trapRecord ? device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` }) : undefined;
+      if (trapRecord && readback) encoder.copyBufferToBuffer(trapRecord, 0, readback, 0, 16);
+      device.queue.submit([encoder.finish()]);
+      if (readback) monitor.watch(this.trapCheck(readback));
     });
   }
+
+  private uniformFor(kernel: CompiledKernel, bytes: number): GPUBuffer {
+    let buffer = this.uniforms.get(kernel);
+    if (!buffer) {
+      buffer = this.env.device.createBuffer({ size: bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ptx-wgsl ${this.name} params` });
+      this.uniforms.set(kernel, buffer);
+    }
+    return buffer;
+  }
+
+  /**
+   * Bind groups are cached per (kernel variant, bound buffers): creating one per launch cost more
+   * CPU time than everything else in a launch on Dawn (bench/gpu-raw.mjs: 0.8-1.1 ms per launch on
+   * the H100 machine before). Buffers are keyed by identity, so a freed allocation's bind group is
+   * never reused for a new allocation.
+   */
+  private bindGroupFor(p: PreparedLaunch, uniform: GPUBuffer, owned: (b: OwnedBinding) => GPUBuffer): GPUBindGroup {
+    const { device, pipelines } = this.env;
+    const placeholder = (binding: number): GPUBuffer => this.env.placeholder(binding);
+    const entries = bindGroupEntries(p.kernel.layout, uniform, p.allocationOf, placeholder, device.limits.maxStorageBufferBindingSize, owned);
+    const key = entries.map((e) => bufferSerial((e.resource as GPUBufferBinding).buffer)).join(',');
+    let groups = this.bindGroups.get(p.kernel);
+    if (!groups) { groups = new Map(); this.bindGroups.set(p.kernel, groups); }
+    let group = groups.get(key);
+    if (!group) {
+      if (groups.size >= MAX_CACHED_BIND_GROUPS) groups.clear();
+      group = device.createBindGroup({ layout: pipelines.bindGroupLayout(p.kernel), entries });
+      groups.set(key, group);
+    }
+    return group;
+  }
+}
+
+const MAX_CACHED_BIND_GROUPS = 64;
+const serials = new WeakMap<GPUBuffer, number>();
+let nextSerial = 1;
+function bufferSerial(buffer: GPUBuffer): number {
+  let s = serials.get(buffer);
+  if (s === undefined) { s = nextSerial++; serials.set(buffer, s); }
+  return s;
 }
 
 /** Pointer parameters take device pointers; 64-bit integer parameters also accept them. */

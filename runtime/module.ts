@@ -6,7 +6,9 @@ import type { CompiledKernel } from '../lowering/layout.js';
 import type { CompileOptions, CompileResult } from '../src/compile-types.js';
 import { aliasKey } from './bindings.js';
 import { listEntries } from './entries.js';
-import { argumentError } from './errors.js';
+import { argumentError, trapError } from './errors.js';
+import type { OwnedBinding } from './bindings.js';
+import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { KernelFunction, type LaunchEnv } from './launch.js';
 import { checkFeatures } from './launch-checks.js';
 
@@ -24,6 +26,8 @@ export class Module {
   private readonly variants = new Map<string, CompiledKernel>();
   private readonly functions = new Map<string, KernelFunction>();
   private entryNames: readonly string[] | undefined;
+  /** Buffers the module owns: its `.global` and `.const` variables, and the trap record. */
+  private readonly buffers = new Map<string, GPUBuffer>();
 
   constructor(
     readonly source: string,
@@ -61,6 +65,36 @@ export class Module {
     return fn;
   }
 
+  /**
+   * The module's buffer for a binding (KernelSource.owned): created and filled at first use and
+   * kept, so `.global` variables keep their values across launches of the module's kernels.
+   */
+  owned(b: OwnedBinding): GPUBuffer {
+    const key = b.kind === 'trap' ? 'trap' : b.space;
+    let buffer = this.buffers.get(key);
+    if (!buffer) {
+      const size = b.kind === 'trap' ? 16 : Math.max(16, Math.ceil(b.bytes / 16) * 16);
+      buffer = this.env.device.createBuffer({
+        size, mappedAtCreation: true, label: `ptx-wgsl module ${key}`,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+      });
+      if (b.kind === 'module-memory') new Uint8Array(buffer.getMappedRange()).set(b.init);
+      buffer.unmap();
+      this.buffers.set(key, buffer);
+    }
+    return buffer;
+  }
+
+  /** R004 for a launch of `entry` that trapped: names the PTX line of the first trap. */
+  trapError(entry: string, offset: number, threads: number): PtxError {
+    const before = this.source.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    const text = (this.source.split('\n')[line - 1] ?? '').trim();
+    const where = `${this.options.fileName ?? 'kernel.ptx'}:${line}:${column}`;
+    return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)`, `${line} | ${text}`);
+  }
+
   /** The compiled variant of `entry` whose alias groups share bindings. */
   kernel(entry: string, aliases: readonly (readonly number[])[]): CompiledKernel {
     const key = `${entry}|${aliasKey(aliases)}`;
@@ -83,14 +117,12 @@ export class Module {
   /** Options from the module and from what the device offers for warp-level code. */
   private compileOptions(): CompileOptions {
     const { device } = this.env;
-    const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-    const fixedSize = info?.subgroupMinSize !== undefined && info.subgroupMinSize === info.subgroupMaxSize;
     const warpPath = this.options.warpPath ?? (device.features.has('subgroups') ? 'auto' : 'emulated');
     return {
       fileName: this.options.fileName ?? 'kernel.ptx',
       warpPath,
       fusedFma: this.env.fusedFma,
-      ...(fixedSize && info.subgroupMinSize !== undefined ? { subgroupSize: info.subgroupMinSize } : {}),
+      ...(this.env.subgroupSize !== undefined ? { subgroupSize: this.env.subgroupSize } : {}),
     };
   }
 }

@@ -1,4 +1,5 @@
-// f32 semantics of PTX that WGSL built-ins leave implementation-defined (NaN handling).
+// f32 semantics of PTX that WGSL built-ins leave implementation-defined: NaN handling, compares
+// and min/max on bit patterns, .sat, and the special values of the .approx functions.
 
 fn f32_isnan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 
@@ -19,43 +20,64 @@ fn f32_max(a: f32, b: f32) -> f32 {
 // .sat: clamp to [0, 1], NaN -> 0.
 fn f32_sat(x: f32) -> f32 { return select(clamp(x, 0.0f, 1.0f), 0.0f, f32_isnan(x)); }
 
-// cvt.rzi/.rni/.rmi/.rpi to integers: NaN -> 0, out of range saturates (PTX cvt semantics).
-fn f32_to_s32(x: f32) -> u32 {
-  if (f32_isnan(x)) { return 0u; }
-  if (x >= 2147483648.0f) { return 0x7fffffffu; }
-  if (x < -2147483648.0f) { return 0x80000000u; }
-  return u32(i32(x));
+// Float compare of f32 bits (f16/bf16 widen exactly): 0 less, 1 equal, 2 greater, 3 unordered.
+// setp tests bit `cmp` of a mask of the outcomes it accepts.
+fn f32r_cmp(a: u32, b: u32) -> u32 {
+  if (f32r_isnan(a) | f32r_isnan(b)) { return 3u; }
+  let ka = select(i32(a), -i32(a & 0x7fffffffu), (a >> 31u) != 0u);
+  let kb = select(i32(b), -i32(b & 0x7fffffffu), (b >> 31u) != 0u);
+  return select(select(1u, 2u, ka > kb), 0u, ka < kb);
 }
-fn f32_to_u32(x: f32) -> u32 {
-  if (f32_isnan(x) || x <= 0.0f) { return 0u; }
-  if (x >= 4294967296.0f) { return 0xffffffffu; }
-  return u32(x);
+fn f32r_setp(a: u32, b: u32, mask: u32) -> bool { return ((mask >> f32r_cmp(a, b)) & 1u) != 0u; }
+
+// PTX min/max on f32 bits: a NaN operand yields the other (.NaN: NaN), both NaN the canonical
+// NaN, -0 < +0; .xorsign.abs: min/max of the magnitudes with the xor of the signs.
+fn f32r_minmax(a0: u32, b0: u32, is_max: bool, nan: bool, xorsign: bool) -> u32 {
+  let sx = (a0 ^ b0) & 0x80000000u;
+  let a = select(a0, a0 & 0x7fffffffu, xorsign);
+  let b = select(b0, b0 & 0x7fffffffu, xorsign);
+  let an = f32r_isnan(a);
+  let bn = f32r_isnan(b);
+  if ((an & bn) | ((an | bn) & nan)) { return 0x7fffffffu; }
+  if (an) { return b | select(0u, sx, xorsign); }
+  if (bn) { return a | select(0u, sx, xorsign); }
+  let c = f32r_cmp(a, b);
+  var r = select(a, b, (c == 0u) == is_max);
+  if (c == 1u) { r = select(a | b, a & b, is_max); }
+  return r | select(0u, sx, xorsign);
 }
 
-// Correctly rounded division and square root (div.rn.f32, sqrt.rn.f32): WGSL's `/` and
-// sqrt() may be off by up to 2.5 ulp, so the quotient is corrected with its exact residual.
-fn f32_div_rn(a: f32, b: f32) -> f32 {
-  let q = a / b;
-  if (f32_isnan(q) || abs(q) > 3.0e38f || q == 0.0f || abs(b) < 1.0e-30f || abs(b) > 1.0e30f) { return q; }
-  let r = fma(-q, b, a);
-  let q1 = q + r / b;
-  let r1 = fma(-q1, b, a);
-  // pick among the neighbours the one with the smallest residual
-  let up = bitcast<f32>(bitcast<u32>(q1) + 1u);
-  let down = bitcast<f32>(bitcast<u32>(q1) - 1u);
-  var best = q1; var err = abs(r1);
-  let ru = abs(fma(-up, b, a)); if (ru < err) { best = up; err = ru; }
-  let rd = abs(fma(-down, b, a)); if (rd < err) { best = down; }
-  return best;
-}
+// .sat on f32 bits: clamp to [0, 1]; NaN and -0 give +0.
+fn f32r_sat(u: u32) -> u32 { return select(min(u, 0x3f800000u), 0u, ((u >> 31u) != 0u) | f32r_isnan(u)); }
 
-fn f32_sqrt_rn(x: f32) -> f32 {
-  let s = sqrt(x);
-  if (!(x > 0.0f) || f32_isnan(s) || s > 3.0e38f || x < 1.0e-30f) { return s; }
-  var best = s; var err = abs(fma(-s, s, x));
-  let up = bitcast<f32>(bitcast<u32>(s) + 1u);
-  let down = bitcast<f32>(bitcast<u32>(s) - 1u);
-  let eu = abs(fma(-up, up, x)); if (eu < err) { best = up; err = eu; }
-  let ed = abs(fma(-down, down, x)); if (ed < err) { best = down; }
-  return best;
+// .approx functions: the WGSL built-in for finite arguments, PTX's results for the special ones.
+fn f32r_rsqrt(u: u32) -> u32 {
+  if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
+  if ((u & 0x7fffffffu) == 0u) { return u | 0x7f800000u; }
+  if (u == 0x7f800000u) { return 0u; }
+  return f32r_canon(inverseSqrt(bitcast<f32>(u)));
+}
+fn f32r_lg2(u: u32) -> u32 {
+  if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
+  if ((u & 0x7fffffffu) == 0u) { return 0xff800000u; }
+  if (u == 0x7f800000u) { return u; }
+  if (u < 0x800000u) { return f32r_canon(log2(f32(u)) - 149.0f); } // subnormal: m * 2^-149, m exact in f32
+  return f32r_canon(log2(bitcast<f32>(u)));
+}
+fn f32r_ex2(u: u32) -> u32 {
+  if (f32r_isnan(u)) { return 0x7fffffffu; }
+  if (u == 0xff800000u) { return 0u; }
+  if (u == 0x7f800000u) { return u; }
+  return f32r_canon(exp2(clamp(bitcast<f32>(u), -200.0f, 200.0f)));
+}
+fn f32r_sincos(u: u32, is_cos: bool) -> u32 {
+  if ((u & 0x7f800000u) == 0x7f800000u) { return 0x7fffffffu; }
+  let x = bitcast<f32>(u);
+  return f32r_canon(select(sin(x), cos(x), is_cos));
+}
+fn f32r_tanh(u: u32) -> u32 {
+  if (f32r_isnan(u)) { return 0x7fffffffu; }
+  let x = bitcast<f32>(u);
+  if (abs(x) > 10.0f) { return (u & 0x80000000u) | 0x3f800000u; }
+  return f32r_canon(tanh(x));
 }

@@ -1,69 +1,92 @@
-// Exactly rounded f32 fused multiply-add in integer arithmetic, for devices whose WGSL fma()
-// is a separate multiply and add (lavapipe). The product of the two 24-bit significands is
-// exact in 48 bits; both terms are normalised to bit 62 of a 64-bit integer, aligned with a
-// sticky bit, added, and rounded to nearest-even once, subnormal results included.
+// Exactly rounded f32 fused multiply-add in 32-bit integer arithmetic, for devices whose WGSL
+// fma() is a separate multiply and add (lavapipe, SwiftShader). Float tricks (error-free
+// transformations) are not used because those compilers may re-associate float operations
+// that WGSL does not mark exact. The helper is branch-light on purpose: kernels inline it once
+// per fma (an unrolled sgemm has dozens), and SwiftShader's compile time grows with control flow.
+//
+// Method: both significands are normalised to 24 bits; the 48-bit product and the addend are
+// placed in 64-bit integers (lo, hi) with their leading bit at bit 62, the smaller one is aligned
+// with a sticky bit, they are added or subtracted, and the result is rounded to nearest-even once,
+// subnormal results included.
 
-fn f32_unpack(u: u32) -> vec2<i32> {
-  let ex = i32((u >> 23u) & 0xffu);
-  let fr = u & 0x7fffffu;
-  if (ex == 0) { return vec2<i32>(i32(fr), -149); }
-  return vec2<i32>(i32(fr | 0x800000u), ex - 150);
+// The significand (bit 23 set) and the exponent of its bit 0, for a finite non-zero f32.
+fn f32_fma_unpack(u: u32) -> vec2<i32> {
+  let ex = (u >> 23u) & 0xffu;
+  let m = select(u & 0x7fffffu, (u & 0x7fffffu) | 0x800000u, ex != 0u);
+  let lz = countLeadingZeros(m) - 8u;
+  return vec2<i32>(i32(m << lz), select(-149, i32(ex) - 150, ex != 0u) - i32(lz));
+}
+
+// v >> d for a 64-bit v = (lo, hi), with every shifted-out 1 folded into bit 0 (sticky).
+fn f32_fma_shr_sticky(v: vec2<u32>, d: u32) -> vec2<u32> {
+  let s = d & 31u;
+  let big = d >= 32u;
+  let lo = select((v.x >> s) | ((v.y << 1u) << (31u - s)), v.y >> s, big);
+  let hi = select(v.y >> s, 0u, big);
+  let lost_mask = vec2<u32>(select((1u << s) - 1u, 0xffffffffu, big), select(0u, (1u << s) - 1u, big));
+  let far = d >= 64u;
+  let lost = any((v & select(lost_mask, vec2<u32>(0xffffffffu), far)) != vec2<u32>(0u));
+  return vec2<u32>(select(lo, 0u, far) | select(0u, 1u, lost), select(hi, 0u, far));
 }
 
 fn f32_fma_exact(a: f32, b: f32, c: f32) -> f32 {
   let ua = bitcast<u32>(a); let ub = bitcast<u32>(b); let uc = bitcast<u32>(c);
   let inf = 0x7f800000u;
-  if ((ua & inf) == inf || (ub & inf) == inf || (uc & inf) == inf || (ua & 0x7fffffffu) == 0u || (ub & 0x7fffffffu) == 0u) {
-    return a * b + c; // a zero, infinite or NaN operand: the product is exact, one rounding
-  }
-  let pa = f32_unpack(ua);
-  let pb = f32_unpack(ub);
-  var big = mul_wide_u32(u32(pa.x), u32(pb.x));
-  let shp = i32(i64_clz(big)) - 1;
-  big = i64_shl(big, u32(shp));
-  var eb = pa.y + pb.y - shp;
-  var sb = (ua ^ ub) >> 31u;
-  var small = vec2<u32>(0u, 0u);
-  var es = eb;
-  var ss = uc >> 31u;
-  if ((uc & 0x7fffffffu) != 0u) {
-    let pc = f32_unpack(uc);
-    small = vec2<u32>(u32(pc.x), 0u);
-    let shc = i32(i64_clz(small)) - 1;
-    small = i64_shl(small, u32(shc));
-    es = pc.y - shc;
-  }
-  if (es > eb || (es == eb && i64_ult(big, small))) {
-    let t = big; big = small; small = t;
-    let te = eb; eb = es; es = te;
-    let ts = sb; sb = ss; ss = ts;
-  }
-  let d = u32(eb - es);
-  var aligned = vec2<u32>(0u, 0u);
-  if (d >= 64u) {
-    aligned.x = select(0u, 1u, any(small != vec2<u32>(0u, 0u)));
-  } else {
-    aligned = i64_shr_u(small, d);
-    if (any(i64_shl(aligned, d) != small)) { aligned.x = aligned.x | 1u; }
-  }
-  let r = select(i64_sub(big, aligned), i64_add(big, aligned), sb == ss);
-  if (r.x == 0u && r.y == 0u) { return 0.0f; }
-  let msb = 63 - i32(i64_clz(r));
-  let exp2 = msb + eb;
-  let shift = max(exp2 - 23, -149) - eb;
-  var m: u32;
-  if (shift <= 0) {
-    m = i64_shl(r, u32(-shift)).x;
-  } else {
-    let q = i64_shr_u(r, u32(shift));
-    let rem = i64_sub(r, i64_shl(q, u32(shift)));
-    let half = i64_shl(vec2<u32>(1u, 0u), u32(shift - 1));
-    m = q.x;
-    if (i64_ult(half, rem) || (all(rem == half) && (m & 1u) == 1u)) { m = m + 1u; }
-  }
-  var bits: u32;
-  if (exp2 + 127 >= 255) { bits = inf; }
-  else if (exp2 - 23 >= -149) { bits = (u32(exp2 + 126) << 23u) + m; }
-  else { bits = m; }
-  return bitcast<f32>(bits | (sb << 31u));
+  let sp = (ua ^ ub) & 0x80000000u;
+  let a_zero = (ua & 0x7fffffffu) == 0u; let b_zero = (ub & 0x7fffffffu) == 0u;
+  let c_zero = (uc & 0x7fffffffu) == 0u;
+  let ab_special = ((ua & inf) == inf) | ((ub & inf) == inf);
+  // Operands the integer path does not handle, and their exact results: with an infinite or
+  // NaN a or b, a*b + c is exact; with an infinite or NaN c and a finite product, c is; with a
+  // zero product, only x + 0 and the sign of 0 + 0 remain.
+  let c_special = (uc & inf) == inf;
+  let special = ab_special | c_special | a_zero | b_zero;
+  let special_result = select(select(uc, sp & uc, c_zero), select(uc, bitcast<u32>(a * b + c), ab_special),
+                              ab_special | c_special);
+  let pa = f32_fma_unpack(ua);
+  let pb = f32_fma_unpack(ub);
+  // 24 x 24-bit product in (lo, hi) from 16-bit halves.
+  let ma = u32(pa.x); let mb = u32(pb.x);
+  let al = ma & 0xffffu; let ah = ma >> 16u; let bl = mb & 0xffffu; let bh = mb >> 16u;
+  let mid = ah * bl + al * bh;
+  let ll = al * bl;
+  let plo = ll + (mid << 16u);
+  let phi = ah * bh + (mid >> 16u) + select(0u, 1u, plo < ll);
+  // Leading bit of the product to bit 62 (it is at bit 47 or 46).
+  let sh = select(16u, 15u, (phi & 0x8000u) != 0u);
+  let p0 = vec2<u32>(plo << sh, (phi << sh) | (plo >> (32u - sh)));
+  let ep0 = pa.y + pb.y - i32(sh) + 62; // exponent of bit 62
+  // The addend with its leading bit at bit 62; a zero addend becomes a far-small zero term.
+  let pc = f32_fma_unpack(uc);
+  let q0 = vec2<u32>(0u, select(u32(pc.x) << 7u, 0u, c_zero));
+  let eq0 = select(pc.y + 23, -1000, c_zero);
+  let sq = uc & 0x80000000u;
+  // Order by magnitude: p := the larger.
+  let swap = (eq0 > ep0) | ((eq0 == ep0) & ((q0.y > p0.y) | ((q0.y == p0.y) & (q0.x > p0.x))));
+  let p = select(p0, q0, swap); let q = select(q0, p0, swap);
+  let ep = select(ep0, eq0, swap); let eq = select(eq0, ep0, swap);
+  let sr = select(sp, sq, swap);
+  let small = f32_fma_shr_sticky(q, u32(ep - eq));
+  let slo = p.x + small.x;
+  let sum = vec2<u32>(slo, p.y + small.y + select(0u, 1u, slo < p.x));
+  let diff = vec2<u32>(p.x - small.x, p.y - small.y - select(0u, 1u, p.x < small.x));
+  let r = select(diff, sum, sp == sq);
+  // Leading bit to bit 63; keep the top 32 bits with the rest folded into a sticky bit.
+  let lz = select(countLeadingZeros(r.y), 32u + countLeadingZeros(r.x), r.y == 0u);
+  let s = lz & 31u;
+  let top = select((r.y << s) | ((r.x >> 1u) >> (31u - s)), r.x << s, lz >= 32u);
+  let rest = select(r.x << s, 0u, lz >= 32u);
+  let t = top | select(0u, 1u, rest != 0u);
+  let em = ep + 1 - i32(lz); // exponent of the leading bit
+  // Round to nearest-even at bit 8 of t, or further right for subnormal results.
+  let shift = u32(max(8, -118 - em));
+  let sm = min(shift, 31u);
+  let qm = select(t >> sm, 0u, shift >= 32u);
+  let rem = select(t & ((1u << sm) - 1u), t, shift >= 32u);
+  let half = select(1u << (sm - 1u), 0x80000000u, shift >= 32u);
+  let up = (shift <= 32u) & ((rem > half) | ((rem == half) & ((qm & 1u) == 1u)));
+  let bits = select(0u, u32(em + 126) << 23u, em >= -126) + qm + select(0u, 1u, up);
+  let finite = select(sr | bits, sr | inf, em >= 128);
+  let result = select(finite, 0u, all(r == vec2<u32>(0u)));
+  return bitcast<f32>(select(result, special_result, special));
 }

@@ -86,15 +86,15 @@ fn i64_shr_s(a: vec2<u32>, n: u32) -> vec2<u32> {
   return vec2<u32>((a.x >> n) | (a.y << (32u - n)), u32(i32(a.y) >> n));
 }
 
-fn i64_ult(a: vec2<u32>, b: vec2<u32>) -> bool { return a.y < b.y || (a.y == b.y && a.x < b.x); }
-fn i64_slt(a: vec2<u32>, b: vec2<u32>) -> bool { return i32(a.y) < i32(b.y) || (a.y == b.y && a.x < b.x); }
+fn i64_ult(a: vec2<u32>, b: vec2<u32>) -> bool { return (a.y < b.y) | ((a.y == b.y) & (a.x < b.x)); }
+fn i64_slt(a: vec2<u32>, b: vec2<u32>) -> bool { return (i32(a.y) < i32(b.y)) | ((a.y == b.y) & (a.x < b.x)); }
 
 fn i64_sext32(a: u32) -> vec2<u32> { return vec2<u32>(a, select(0u, 0xffffffffu, i32(a) < 0)); }
 
-// Unsigned 64-bit division by shift-subtract; x / 0 = all ones and x % 0 = x, as NVIDIA GPUs do.
+// Unsigned 64-bit division by shift-subtract; x / 0 and x % 0 are all ones, as on an H100.
 fn i64_divrem_u(a: vec2<u32>, b: vec2<u32>) -> array<vec2<u32>, 2> {
-  if (b.x == 0u && b.y == 0u) { return array<vec2<u32>, 2>(vec2<u32>(0xffffffffu, 0xffffffffu), a); }
-  if (a.y == 0u && b.y == 0u) { return array<vec2<u32>, 2>(vec2<u32>(a.x / b.x, 0u), vec2<u32>(a.x % b.x, 0u)); }
+  if ((b.x == 0u) & (b.y == 0u)) { return array<vec2<u32>, 2>(vec2<u32>(0xffffffffu, 0xffffffffu), vec2<u32>(0xffffffffu, 0xffffffffu)); }
+  if ((a.y == 0u) & (b.y == 0u)) { return array<vec2<u32>, 2>(vec2<u32>(a.x / b.x, 0u), vec2<u32>(a.x % b.x, 0u)); }
   var q = vec2<u32>(0u, 0u);
   var r = vec2<u32>(0u, 0u);
   for (var i = 63i; i >= 0i; i = i - 1i) {
@@ -116,13 +116,13 @@ fn i64_abs(a: vec2<u32>) -> vec2<u32> { return select(a, i64_neg(a), i32(a.y) < 
 
 // Signed division truncates toward zero; the remainder takes the dividend's sign.
 fn i64_div_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  if (b.x == 0u && b.y == 0u) { return vec2<u32>(0xffffffffu, 0xffffffffu); }
+  if ((b.x == 0u) & (b.y == 0u)) { return vec2<u32>(0xffffffffu, 0xffffffffu); }
   let q = i64_divrem_u(i64_abs(a), i64_abs(b))[0];
   return select(q, i64_neg(q), (i32(a.y) < 0) != (i32(b.y) < 0));
 }
 
 fn i64_rem_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  if (b.x == 0u && b.y == 0u) { return a; }
+  if ((b.x == 0u) & (b.y == 0u)) { return vec2<u32>(0xffffffffu, 0xffffffffu); }
   let r = i64_divrem_u(i64_abs(a), i64_abs(b))[1];
   return select(r, i64_neg(r), i32(a.y) < 0);
 }
@@ -132,3 +132,26 @@ fn i64_clz(a: vec2<u32>) -> u32 {
 }
 
 fn i64_brev(a: vec2<u32>) -> vec2<u32> { return vec2<u32>(reverseBits(a.y), reverseBits(a.x)); }
+
+// bfind.u64/.s64: the highest bit that differs from the sign (signed) or is set; all ones if none.
+fn i64_bfind(a: vec2<u32>, signed: bool) -> u32 {
+  let x = select(a, ~a, signed & (i32(a.y) < 0));
+  return select(firstLeadingBit(x.x), 32u + firstLeadingBit(x.y), x.y != 0u);
+}
+
+// bfe/bfi .64 take the full 32-bit position and length (H100: native int-arith64); n is the
+// number of field bits inside the value.
+fn i64_bfe(a: vec2<u32>, pos: u32, len: u32, signed: bool) -> vec2<u32> {
+  let n = min(len, 64u - min(pos, 64u));
+  let x = i64_shr_u(a, pos);
+  let high = i64_shl(vec2<u32>(0xffffffffu, 0xffffffffu), n);
+  let top = i64_shr_u(x, max(n, 1u) - 1u);
+  let sbit = select((top.x & 1u) != 0u, i32(a.y) < 0, n == 0u);
+  return select(x & ~high, x | high, signed & (len != 0u) & sbit);
+}
+
+fn i64_bfi(a: vec2<u32>, b: vec2<u32>, pos: u32, len: u32) -> vec2<u32> {
+  let n = min(len, 64u - min(pos, 64u));
+  let mask = i64_shl(~i64_shl(vec2<u32>(0xffffffffu, 0xffffffffu), n), pos);
+  return (b & ~mask) | (i64_shl(a, pos) & mask);
+}

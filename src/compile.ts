@@ -12,6 +12,7 @@ import { buildModule } from './ir/build/build-module.js';
 import { parsePtx } from './ptx/parse.js';
 import { runPasses } from './pipeline.js';
 import type { CompiledKernel } from '../lowering/layout.js';
+import { chooseWarpPath } from '../lowering/warp-path.js';
 
 export type { CompileOptions, CompileResult } from './compile-types.js';
 
@@ -31,7 +32,10 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
   const kernels: CompiledKernel[] = [];
   for (const fn of ir.functions) {
     if (!fn.isEntry) continue;
-    runPasses(fn, { module: ir, options, diagnostics });
+    // Decided before the passes so the convergence pass and the emitter see the same path.
+    const warp = chooseWarpPath(fn, options, ir.functions.filter((f) => !f.isEntry));
+    const passOptions = warp.path === 'none' ? options : { ...options, warpPath: warp.path };
+    runPasses(fn, { module: ir, options: passOptions, diagnostics });
     fail(diagnostics, source);
     const decl = module.items.find((i) => i.kind === 'function' && i.name === fn.name);
     const d = decl?.kind === 'function' ? decl.directives : {};
@@ -39,6 +43,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       ...(d.reqntid ? { reqntid: d.reqntid } : {}),
       ...(d.maxntid ? { maxntid: d.maxntid } : {}),
       nativeFma: options.fusedFma === true,
+      warp,
     }));
     fail(diagnostics, source);
   }

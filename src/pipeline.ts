@@ -5,13 +5,15 @@
 import type { Pass, PassContext } from '../lowering/pass.js';
 import { addressSpaces } from '../lowering/address-spaces.js';
 import { deadCode } from '../lowering/dead-code.js';
+import { inlineCalls } from '../lowering/inline-calls.js';
 import { narrowInt64 } from '../lowering/narrow-int64.js';
 import { structurize } from '../lowering/structurize.js';
+import { converge } from '../lowering/converge.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
 import { verifyFunction } from './ir/verifier.js';
 
-export const PASSES: readonly Pass[] = [deadCode, addressSpaces, narrowInt64, deadCode, structurize];
+export const PASSES: readonly Pass[] = [inlineCalls, deadCode, addressSpaces, narrowInt64, deadCode, structurize, converge];
 
 export function runPasses(fn: IrFunction, cx: PassContext): void {
   check(fn, 'ssa-build', false);

@@ -20,7 +20,7 @@ export function constant(t: T.IrType, bits: bigint): string {
     case 'float':
       if (t.bits === 32) return f32Literal(bits);
       if (t.bits === 64) return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
-      return `bitcast<f16>(${hex(bits)})`;
+      return hex(bits); // f16 and bf16 travel as their bits in a u32
     default:
       return `${wgslType(t)}()`;
   }
@@ -89,8 +89,9 @@ export function special(cx: ExprContext, i: InstOf<'special'>, dynamicSmemBytes:
     case 'gridid': return 'vec2<u32>(0u, 0u)';
     case 'dynamic_smem_size': return dynamicSmemBytes;
     case 'total_smem_size': return `(${staticSmemBytes}u + ${dynamicSmemBytes})`;
-    case 'clock': case 'clock64': case 'globaltimer':
-      return cx.unsupported(`%${i.register} (WebGPU has no clock in shaders)`);
+    // WebGPU shaders have no clock: a per-thread counter that ticks at every read (emit-owned.ts).
+    case 'clock': return 'ptx_clock_tick().x';
+    case 'clock64': case 'globaltimer': return 'ptx_clock_tick()';
   }
 }
 

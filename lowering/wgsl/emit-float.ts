@@ -1,12 +1,18 @@
 /**
- * WGSL expressions for floating-point instructions. What WGSL cannot express exactly
- * (directed rounding, PTX NaN rules of min/max, ftz) goes through helpers or is reported
- * as unsupported rather than silently rounded to nearest.
+ * WGSL expressions for f32/f16/bf16 instructions (f64 goes to emit-f64.ts). f16 and bf16 values
+ * are their bits in a u32; every rounding that WGSL cannot do exactly (directed modes, division,
+ * square root, all half arithmetic, conversions) is integer arithmetic on bit patterns
+ * (shaders/round32.wgsl, cvt32.wgsl), exact on every device. Only add/sub/mul.rn use WGSL's own
+ * + and *, guarded where a device could flush subnormals. NaN results are NVIDIA's canonical
+ * NaNs; `.ftz` follows the hardware (tininess detected before rounding for mul/fma); forms
+ * without a lowering are L002 errors.
  */
 import type { InstOf } from '../../src/ir/inst.js';
-import type { FloatRounding } from '../../src/ir/inst.js';
+import type { FloatRounding, IntRoundingMode } from '../../src/ir/inst.js';
+import type { ValueId } from '../../src/ir/entities.js';
 import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
+import * as F64 from './emit-f64.js';
 
 function check32(cx: ExprContext, t: T.IrType, what: string): boolean {
   if (T.isFloat(t, 32)) return true;
@@ -21,90 +27,179 @@ function roundingOk(cx: ExprContext, r: FloatRounding, what: string): boolean {
   return false;
 }
 
+/** Rounding-mode operand of the integer helpers (shaders/round32.wgsl): 0 rn, 1 rz, 2 rm, 3 rp. */
+function mode(r: FloatRounding | IntRoundingMode): string {
+  switch (r) {
+    case 'rz': case 'rzi': return '1u';
+    case 'rm': case 'rmi': return '2u';
+    case 'rp': case 'rpi': return '3u';
+    default: return '0u';
+  }
+}
+
+/** (fraction bits, exponent bits) of the f32/f16/bf16 formats, as helper arguments. */
+function fmt(t: T.IrType): [string, string] {
+  if (t.kind === 'float' && t.bits === 32) return ['23u', '8u'];
+  return t.kind === 'float' && t.format === 'bf16' ? ['7u', '8u'] : ['10u', '5u'];
+}
+const isHalf = (t: T.IrType): boolean => T.isFloat(t, 16);
+
+/** An operand as f32 bits (halves widen exactly), flushed when `.ftz`. */
+function bitsIn(cx: ExprContext, v: ValueId, ftz: boolean): string {
+  const t = cx.typeOf(v);
+  if (isHalf(t)) return cx.call('fr_widen', ftz ? cx.call('fr_ftz', cx.ref(v), ...fmt(t)) : cx.ref(v), ...fmt(t));
+  const raw = `bitcast<u32>(${cx.ref(v)})`;
+  return ftz ? cx.call('f32r_ftz', raw) : raw;
+}
+
+/** Result bits of type t: `.ftz` flushes a subnormal result, `.sat` clamps; f32 becomes a WGSL f32. */
+function bitsOut(cx: ExprContext, t: T.IrType, bits: string, ftz: boolean, sat: boolean, clamp: { relu?: boolean; satfinite?: boolean } = {}): string {
+  let r = bits;
+  if (isHalf(t)) {
+    if (ftz) r = cx.call('fr_ftz', r, ...fmt(t));
+    if (sat) r = cx.call('fr_narrow', cx.call('f32r_sat', cx.call('fr_widen', r, ...fmt(t))), ...fmt(t));
+    if (clamp.relu || clamp.satfinite) r = cx.call('fr_clamp', r, String(!!clamp.relu), String(!!clamp.satfinite), ...fmt(t));
+    return r;
+  }
+  if (clamp.relu || clamp.satfinite) cx.unsupported('.relu/.satfinite on f32');
+  if (ftz) r = cx.call('f32r_ftz', r);
+  if (sat) r = cx.call('f32r_sat', r);
+  return `bitcast<f32>(${r})`;
+}
+
+const checkFloat = (cx: ExprContext, t: T.IrType, what: string): boolean => (T.isFloat(t, 32) || isHalf(t) ? true : (cx.unsupported(`${what} on ${T.typeName(t)}`), false));
+
 export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
-  if (!check32(cx, i.type, `${i.kind}`) || !roundingOk(cx, i.rounding, i.kind)) return '0.0f';
-  const a = cx.ref(i.a);
-  const b = cx.ref(i.b);
+  if (T.isFloat(i.type, 64)) return F64.f64Binary(cx, i);
+  if (!checkFloat(cx, i.type, i.kind)) return '0.0f';
+  const a = bitsIn(cx, i.a, i.ftz);
+  const b = bitsIn(cx, i.b, i.ftz);
+  const rm = mode(i.rounding);
+  const half = isHalf(i.type);
+  const [fb, eb] = fmt(i.type);
+  const native = (op: string): string => cx.call('f32r_canon', `(bitcast<f32>(${a}) ${op} bitcast<f32>(${b}))`);
   let e: string;
   switch (i.kind) {
-    case 'add': e = `(${a} + ${b})`; break;
-    case 'sub': e = `(${a} - ${b})`; break;
-    case 'mul': e = `(${a} * ${b})`; break;
-    case 'div': e = i.rounding === 'approx' || i.rounding === 'full' ? `(${a} / ${b})` : cx.call('f32_div_rn', a, b); break;
-    case 'min': e = cx.call('f32_min', a, b); break;
-    case 'max': e = cx.call('f32_max', a, b); break;
+    // .rn: WGSL's own f32 + and * with an integer path where a device could flush subnormals
+    case 'add': e = !half && rm === '0u' ? cx.call('f32r_add_rn', a, b) : cx.call('fr_add', a, b, rm, fb, eb); break;
+    case 'sub': e = !half && rm === '0u' ? cx.call('f32r_add_rn', a, `(${b} ^ 0x80000000u)`) : cx.call('fr_add', a, `(${b} ^ 0x80000000u)`, rm, fb, eb); break;
+    case 'mul':
+      e = !half && rm === '0u' ? cx.call('f32r_mul_rn', a, b) : cx.call('fr_mul', a, b, rm, fb, eb);
+      if (i.ftz) e = cx.call('fr_tiny', e, a, b, '0u', 'false', fb, eb);
+      break;
+    case 'div':
+      if (half) return cx.unsupported(`div on ${T.typeName(i.type)}`);
+      e = i.rounding === 'approx' || i.rounding === 'full' ? native('/') : cx.call('f32r_div', a, b, rm);
+      break;
+    case 'min': case 'max': {
+      const m = i.minmax ?? { nan: false, xorsignAbs: false };
+      e = cx.call('f32r_minmax', a, b, String(i.kind === 'max'), String(m.nan), String(m.xorsignAbs));
+      if (half) e = cx.call('fr_narrow', e, fb, eb);
+      break;
+    }
   }
-  return i.sat ? cx.call('f32_sat', e) : e;
+  return bitsOut(cx, i.type, e, i.ftz, i.sat, i);
 }
 
 export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
+  if (T.isFloat(i.type, 64)) return F64.f64Fma(cx, i);
+  if (isHalf(i.type)) return halfFma(cx, i);
+  if (T.isFloat(i.type, 32) && (i.rounding === 'rz' || i.rounding === 'rm' || i.rounding === 'rp')) {
+    const [a, b, c] = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)];
+    const r = cx.call('f32r_fma', a, b, c, mode(i.rounding));
+    return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, a, b, c, 'true', '23u', '8u') : r, i.ftz, i.sat);
+  }
   if (!check32(cx, i.type, 'fma') || !roundingOk(cx, i.rounding, 'fma')) return '0.0f';
-  const args = [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)] as const;
+  // fma.rn: WGSL fma() where the device fuses it, else the exact integer emulation; then NVIDIA's
+  // canonical NaN, and `.ftz` flushing inputs and results that are tiny before rounding.
+  const bits = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)] as const;
+  const args = i.ftz ? bits.map((b) => `bitcast<f32>(${b})`) : [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)];
   const e = cx.nativeFma ? `fma(${args.join(', ')})` : cx.call('f32_fma_exact', ...args);
-  return i.sat ? cx.call('f32_sat', e) : e;
+  const r = cx.call('f32r_canon', e);
+  return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, ...bits, 'true', '23u', '8u') : r, i.ftz, i.sat);
+}
+
+/** fma on f16/bf16: halves widen exactly to f32; the integer fma rounds once into the half format. */
+function halfFma(cx: ExprContext, i: InstOf<'fma'>): string {
+  const [fb, eb] = fmt(i.type);
+  const [a, b, c] = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)];
+  const r = cx.call('fr_fma', a, b, c, mode(i.rounding), fb, eb);
+  return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, a, b, c, 'true', fb, eb) : r, i.ftz, i.sat, i);
 }
 
 export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
-  if (!check32(cx, i.type, i.kind)) return '0.0f';
-  const v = cx.ref(i.value);
-  switch (i.kind) {
-    case 'neg': return `(-${v})`;
-    case 'abs': return `abs(${v})`;
-    case 'sqrt': return i.rounding === 'approx' ? `sqrt(${v})` : cx.call('f32_sqrt_rn', v);
-    case 'rcp': return i.rounding === 'approx' ? `(1.0f / ${v})` : cx.call('f32_div_rn', '1.0f', v);
-    case 'rsqrt': return `inverseSqrt(${v})`;
-    case 'sin': return `sin(${v})`;
-    case 'cos': return `cos(${v})`;
-    case 'lg2': return `log2(${v})`;
-    case 'ex2': return `exp2(${v})`;
-    case 'tanh': return `tanh(${v})`;
+  if (T.isFloat(i.type, 64)) return F64.f64Unary(cx, i);
+  if (!checkFloat(cx, i.type, i.kind)) return '0.0f';
+  const half = isHalf(i.type);
+  if (half) {
+    const v = cx.ref(i.value);
+    const [fb, eb] = fmt(i.type);
+    const flushed = i.ftz ? cx.call('fr_ftz', v, fb, eb) : v;
+    if (i.kind === 'neg' || i.kind === 'abs') return cx.call('fr_absneg', flushed, String(i.kind === 'neg'), fb, eb);
+    return cx.unsupported(`${i.kind} on ${T.typeName(i.type)}`);
   }
+  // sin/cos flush subnormal inputs even without .ftz (ISA result tables; an H100 agrees)
+  const u = bitsIn(cx, i.value, i.ftz || i.kind === 'sin' || i.kind === 'cos');
+  const rm = mode(i.rounding);
+  let e: string;
+  switch (i.kind) {
+    case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
+    case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_canon', `sqrt(bitcast<f32>(${u}))`) : cx.call('f32r_sqrt', u, rm); break;
+    case 'rcp': e = i.rounding === 'approx' ? cx.call('f32r_canon', `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
+    case 'rsqrt': e = cx.call('f32r_rsqrt', u); break;
+    case 'sin': e = cx.call('f32r_sincos', u, 'false'); break;
+    case 'cos': e = cx.call('f32r_sincos', u, 'true'); break;
+    case 'lg2': e = cx.call('f32r_lg2', u); break;
+    case 'ex2': e = cx.call('f32r_ex2', u); break;
+    case 'tanh': e = cx.call('f32r_tanh', u); break;
+  }
+  return bitsOut(cx, i.type, e, i.ftz, false);
 }
+
+/** Outcome masks of f32r_cmp (bit 0 less, 1 equal, 2 greater, 3 unordered) per PTX compare. */
+const CMP_MASK: Readonly<Record<string, number>> = {
+  eq: 2, ne: 5, lt: 1, le: 3, gt: 4, ge: 6, equ: 10, neu: 13, ltu: 9, leu: 11, gtu: 12, geu: 14, num: 7, nan: 8,
+};
 
 export function floatCompare(cx: ExprContext, i: InstOf<'fcmp'>): string {
-  if (!check32(cx, cx.typeOf(i.a), `setp.${i.cond}`)) return 'false';
-  const a = cx.ref(i.a);
-  const b = cx.ref(i.b);
-  const nan = (): string => `(${cx.call('f32_isnan', a)} || ${cx.call('f32_isnan', b)})`;
-  switch (i.cond) {
-    case 'eq': return `(${a} == ${b})`;
-    case 'lt': return `(${a} < ${b})`;
-    case 'le': return `(${a} <= ${b})`;
-    case 'gt': return `(${a} > ${b})`;
-    case 'ge': return `(${a} >= ${b})`;
-    case 'ne': return `((${a} < ${b}) || (${a} > ${b}))`;
-    case 'equ': return `(!((${a} < ${b}) || (${a} > ${b})))`;
-    case 'neu': return `(!(${a} == ${b}))`;
-    case 'ltu': return `(!(${a} >= ${b}))`;
-    case 'leu': return `(!(${a} > ${b}))`;
-    case 'gtu': return `(!(${a} <= ${b}))`;
-    case 'geu': return `(!(${a} < ${b}))`;
-    case 'num': return `(!${nan()})`;
-    case 'nan': return nan();
-  }
+  if (T.isFloat(cx.typeOf(i.a), 64)) return F64.f64Compare(cx, i);
+  if (!checkFloat(cx, cx.typeOf(i.a), `setp.${i.cond}`)) return 'false';
+  return cx.call('f32r_setp', bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), `${CMP_MASK[i.cond] ?? 0}u`);
 }
 
-/** cvt between integers and f32 (other float widths wait for the f16/f64 work). */
+/** Integer operand as a 64-bit two's complement value (narrow signed ones sign-extended). */
+function int64In(cx: ExprContext, v: ValueId, signed: boolean): string {
+  const t = cx.typeOf(v) as T.IntType;
+  const r = cx.ref(v);
+  if (t.bits === 64) return r;
+  const lo = signed && t.bits < 32 ? cx.call('sext_bits', r, `${t.bits}u`) : r;
+  return signed ? cx.call('i64_sext32', lo) : `vec2<u32>(${lo}, 0u)`;
+}
+
+/** cvt between integers, f32, f16 and bf16 (f64 forms go to emit-f64.ts), exactly in every mode. */
 export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
-  const from = cx.typeOf(i.value);
-  const to = i.type;
-  const v = cx.ref(i.value);
-  if (T.isFloat(to, 32) && from.kind === 'int' && T.bitWidth(from) <= 32) {
-    if (i.rounding !== 'default' && i.rounding !== 'rn') return cx.unsupported(`cvt.${i.rounding}.f32 from an integer`);
-    const bits = T.bitWidth(from);
-    if (i.fromSigned) return `f32(i32(${bits < 32 ? cx.call('sext_bits', v, `${bits}u`) : v}))`;
-    return `f32(${v})`;
+  if (T.isFloat(i.type, 64) || T.isFloat(cx.typeOf(i.value), 64)) return F64.f64Convert(cx, i);
+  const from: T.IrType = cx.typeOf(i.value);
+  const to: T.IrType = i.type as T.IrType;
+  const rm = mode(i.rounding);
+  if (from.kind === 'int' && to.kind === 'float') {
+    return bitsOut(cx, to, cx.call('int_to_fr', int64In(cx, i.value, i.fromSigned), String(i.fromSigned), rm, ...fmt(to)), false, i.sat, i);
   }
-  if (from.kind === 'float' && T.isFloat(from, 32) && to.kind === 'int' && T.bitWidth(to) === 32) {
-    const rounded = i.rounding === 'rni' ? `round(${v})` : i.rounding === 'rmi' ? `floor(${v})` : i.rounding === 'rpi' ? `ceil(${v})` : v;
-    return cx.call(i.toSigned ? 'f32_to_s32' : 'f32_to_u32', rounded);
+  if (from.kind === 'float' && to.kind === 'int') {
+    const r = cx.call('f32_to_int', bitsIn(cx, i.value, i.ftz), rm, String(i.toSigned), `${to.bits}u`);
+    if (to.bits === 64) return r;
+    return to.bits === 32 ? `${r}.x` : `(${r}.x & ${(2 ** to.bits - 1).toString()}u)`;
   }
-  if (T.isFloat(from, 32) && T.isFloat(to, 32)) {
-    if (i.rounding === 'rni') return `round(${v})`;
-    if (i.rounding === 'rmi') return `floor(${v})`;
-    if (i.rounding === 'rpi') return `ceil(${v})`;
-    if (i.rounding === 'rzi') return `trunc(${v})`;
-    return i.sat ? cx.call('f32_sat', v) : v;
+  if (from.kind === 'float' && to.kind === 'float') {
+    const intRound = i.rounding === 'rni' || i.rounding === 'rzi' || i.rounding === 'rmi' || i.rounding === 'rpi';
+    let u = bitsIn(cx, i.value, i.ftz);
+    if (intRound) u = cx.call('f32_rint', u, rm);
+    if (isHalf(to)) {
+      const [fb, eb] = fmt(to);
+      const narrowed = cx.call('fr_narrow_rm', u, intRound ? '0u' : rm, fb, eb);
+      return bitsOut(cx, to, narrowed, i.ftz, i.sat, i);
+    }
+    return bitsOut(cx, to, cx.call('fr_narrow', u, '23u', '8u'), i.ftz, i.sat);
   }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }

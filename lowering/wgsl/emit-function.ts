@@ -19,6 +19,8 @@ import { wgslType } from './types.js';
 export class FunctionEmitter implements ExprContext {
   readonly lines: string[] = [];
   readonly library = new Set<string>();
+  /** Whether the body traps: the kernel then binds the trap record (emit-module.ts). */
+  traps = false;
   private depth = 1;
   private temps = 0;
   private readonly vars = new Set<ValueId>();
@@ -30,7 +32,11 @@ export class FunctionEmitter implements ExprContext {
   }
 
   ref(v: ValueId): string {
-    return this.inlined.get(v) ?? `v${v}`;
+    const inlined = this.inlined.get(v);
+    if (inlined !== undefined) return inlined;
+    // Constants only the statement tree uses (converge's flags and states) are inlined too.
+    const def = this.fn.defOf(v);
+    return def?.op === 'const' ? constant(def.type, def.bits) : `v${v}`;
   }
 
   typeOf(v: ValueId): import('../../src/ir/types.js').IrType {
@@ -89,7 +95,7 @@ export class FunctionEmitter implements ExprContext {
       case 'break': this.line('break;'); break;
       case 'continue': this.line('continue;'); break;
       case 'return': this.line('return;'); break;
-      case 'trap': this.line('return; // trap'); break;
+      case 'trap': this.line(`ptx_trap(${s.at}u);`); this.line('return;'); this.traps = true; break;
       case 'set-exit': this.line(`ptx_exit = ${s.target}u;`); break;
       case 'if-exit': this.nested(`if (ptx_exit == ${s.target}u) {`, s.body, []); break;
       case 'set-state': this.line(`ptx_state = ${s.block}u;`); break;

@@ -8,7 +8,10 @@ import type { FunctionEmitter } from './emit-function.js';
 import * as D from './emit-data.js';
 import * as F from './emit-float.js';
 import * as I from './emit-int.js';
-import { emitAtomic, emitLoad, emitStore, regionPlace, type Place } from './emit-memory.js';
+import { emitLoad, emitStore, regionPlace, type Place } from './emit-memory.js';
+import { emitAtomic, emitFence } from './emit-atomic.js';
+import * as W from './emit-warp.js';
+import { emitBarrier } from './emit-barrier.js';
 
 type Emit<K extends Op> = (cx: FunctionEmitter, inst: InstOf<K>) => string | undefined;
 
@@ -28,6 +31,7 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   compose: D.compose,
   ibinary: I.intBinary,
   iunary: I.intUnary,
+  ibits: I.intBits,
   mul_wide: I.mulWide,
   icmp: I.intCompare,
   extend: I.extend,
@@ -45,17 +49,14 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   load: (cx, i) => { const p = place(cx, i); return p ? emitLoad(cx, p, i) : '0u'; },
   store: (cx, i) => { const p = place(cx, i); if (p) emitStore(cx, p, i); return undefined; },
   atomic: (cx, i) => { const p = place(cx, i); return p ? emitAtomic(cx, p, i) : '0u'; },
-  barrier: (cx, i) => {
-    if (i.kind !== 'sync') return cx.unsupported(`bar.${i.kind}`), undefined;
-    if (i.count !== null) return cx.unsupported('bar.sync with a thread count'), undefined;
-    if (cx.fn.memory?.slots.some((s) => s.writable)) cx.line('storageBarrier();');
-    cx.line('workgroupBarrier();');
-    return undefined;
-  },
-  fence: () => undefined,
-  shfl: (cx) => cx.unsupported('shfl (warp shuffles)'),
-  vote: (cx) => cx.unsupported('vote (warp votes)'),
-  activemask: (cx) => cx.unsupported('activemask'),
+  barrier: emitBarrier,
+  fence: emitFence,
+  shfl: W.shfl,
+  vote: W.vote,
+  activemask: W.activemask,
+  match: W.match,
+  redux: W.redux,
+  warp_sync: W.warpSync,
   call: (cx, i) => cx.unsupported(`calls of device functions (\`${i.callee}\`)`),
 };
 

@@ -38,9 +38,9 @@ export function intBinary(cx: ExprContext, i: InstOf<'ibinary'>): string {
     case 'shr_u': return bits === 32 ? cx.call('shr_u32', a, b) : cx.call('shr_u32', a, `min(${b}, ${bits}u)`);
     case 'shr_s': return wrap(cx.call('shr_s32', sa(), b), bits);
     case 'mulhi_u': return bits === 32 ? cx.call('mulhi_u32', a, b) : `((${a} * ${b}) >> ${bits}u)`;
-    case 'mulhi_s': return bits === 32 ? cx.call('mulhi_s32', a, b) : wrap(`u32(i32(${sa()}) * i32(${sb()}) >> ${bits}u)`, bits);
-    case 'div_u': return cx.call('div_u32', a, b);
-    case 'rem_u': return cx.call('rem_u32', a, b);
+    case 'mulhi_s': return bits === 32 ? cx.call('mulhi_s32', a, b) : wrap(`u32((i32(${sa()}) * i32(${sb()})) >> ${bits}u)`, bits);
+    case 'div_u': return wrap(cx.call('div_u32', a, b), bits);
+    case 'rem_u': return wrap(cx.call('rem_u32', a, b), bits);
     case 'div_s': return wrap(cx.call('div_s32', sa(), sb()), bits);
     case 'rem_s': return wrap(cx.call('rem_s32', sa(), sb()), bits);
     case 'min_u': return `min(${a}, ${b})`;
@@ -50,10 +50,12 @@ export function intBinary(cx: ExprContext, i: InstOf<'ibinary'>): string {
   }
 }
 
+// `&`/`|` rather than `&&`/`||`: both operands are already evaluated, and WGSL's short-circuit
+// forms become branches that SwiftShader compiles very slowly inside loops.
 function predBinary(kind: string, a: string, b: string): string {
   switch (kind) {
-    case 'and': return `(${a} && ${b})`;
-    case 'or': return `(${a} || ${b})`;
+    case 'and': return `(${a} & ${b})`;
+    case 'or': return `(${a} | ${b})`;
     default: return `(${a} != ${b})`;
   }
 }
@@ -155,4 +157,73 @@ export function truncate(cx: ExprContext, i: InstOf<'truncate'>): string {
   const v = cx.ref(i.value);
   const low = from === 64 ? `${v}.x` : from === 128 ? `${v}.x` : v;
   return wrap(low, to);
+}
+
+const ZERO = '0u';
+const ONES = '0xffffffffu';
+
+/** x ? hi : lo bitwise, simplified when an arm is constant or both are equal. */
+function mux(x: string, hi: string, lo: string): string {
+  if (hi === lo) return hi;
+  if (hi === ONES && lo === ZERO) return x;
+  if (hi === ZERO && lo === ONES) return `(~${x})`;
+  if (hi === ZERO) return `(~${x} & ${lo})`;
+  if (lo === ZERO) return `(${x} & ${hi})`;
+  if (hi === ONES) return `(${x} | ${lo})`;
+  if (lo === ONES) return `(~${x} | ${hi})`;
+  return `((${x} & ${hi}) | (~${x} & ${lo}))`;
+}
+
+/** lop3 as a straight-line expression: Shannon expansion of the LUT on a, then b, then c. */
+function lop3Expr(lut: number, a: string, b: string, c: string): string {
+  const onC = (l2: number): string => mux(c, l2 & 2 ? ONES : ZERO, l2 & 1 ? ONES : ZERO);
+  const onB = (l4: number): string => mux(b, onC((l4 >> 2) & 3), onC(l4 & 3));
+  return mux(a, onB((lut >> 4) & 0xf), onB(lut & 0xf));
+}
+
+/** prmt modes as the four selector words that c[1:0] picks from (ISA prmt table, byte 0 first). */
+function prmtSelectors(mode: NonNullable<InstOf<'ibits'>['fn'] & { kind: 'prmt' }>['mode']): number[] {
+  const word = (bytes: (i: number) => number): number => [0, 1, 2, 3].reduce((w, i) => w | ((bytes(i) & 7) << (4 * i)), 0);
+  return [0, 1, 2, 3].map((s) => {
+    switch (mode) {
+      case 'f4e': return word((i) => s + i);
+      case 'b4e': return word((i) => s - i);
+      case 'rc8': return word(() => s);
+      case 'ecl': return word((i) => Math.max(i, s));
+      case 'ecr': return word((i) => Math.min(i, s));
+      case 'rc16': return word((i) => 2 * (s & 1) + (i & 1));
+      default: return 0;
+    }
+  });
+}
+
+export function intBits(cx: ExprContext, i: InstOf<'ibits'>): string {
+  const args = i.args.map((v) => cx.ref(v));
+  const [a = '0u', b = '0u', c = '0u', d = '0u'] = args;
+  const wide = T.bitWidth(cx.typeOf(i.args[0] as (typeof i.args)[number])) === 64;
+  const f = i.fn;
+  const hex = (n: number): string => `0x${(n >>> 0).toString(16)}u`;
+  switch (f.kind) {
+    case 'bfind': {
+      const r = wide ? cx.call('i64_bfind', a, String(f.signed)) : f.signed ? `u32(firstLeadingBit(i32(${a})))` : `firstLeadingBit(${a})`;
+      return f.shiftamt ? cx.call('bfind_shiftamt', r, wide ? '63u' : '31u') : r;
+    }
+    case 'bfe': return wide ? cx.call('i64_bfe', a, b, c, String(f.signed)) : cx.call(f.signed ? 'bfe_s32' : 'bfe_u32', a, b, c);
+    case 'bfi': return wide ? cx.call('i64_bfi', a, b, c, d) : cx.call('bfi_b32', a, b, c, d);
+    case 'fns': return cx.call('fns_b32', a, b, c);
+    case 'szext': return cx.call('szext_b32', a, b, String(f.clamp), String(f.signed));
+    case 'bmsk': return cx.call('bmsk_b32', a, b, String(f.clamp));
+    case 'shf': {
+      const n = f.clamp ? `min(${c}, 32u)` : `(${c} & 31u)`;
+      return cx.call(f.left ? 'shf_l_b32' : 'shf_r_b32', a, b, n);
+    }
+    case 'prmt': {
+      if (f.mode === null) return cx.call('prmt_b32', a, b, c);
+      const sel = prmtSelectors(f.mode).map(hex).join(', ');
+      return cx.call('prmt_b32', a, b, `vec4<u32>(${sel})[${c} & 3u]`);
+    }
+    case 'lop3': return lop3Expr(f.lut & 0xff, a, b, c);
+    case 'dp4a': return cx.call('dp4a_b32', a, b, c, String(f.aSigned), String(f.bSigned));
+    case 'dp2a': return cx.call('dp2a_b32', a, b, c, String(f.hi), String(f.aSigned), String(f.bSigned));
+  }
 }

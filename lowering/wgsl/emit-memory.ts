@@ -1,5 +1,5 @@
 /**
- * Loads, stores and atomics on memory regions. Every region is an array of 32-bit words
+ * Loads and stores on memory regions (atomics: emit-atomic.ts). Every region is an array of 32-bit words
  * seen through its view (u32, vec2<u32>, vec4<u32> or atomic<u32>); accesses as wide as
  * the view stay single wide accesses (a 16-byte `ld.global.v4.f32` is one vec4 load),
  * narrower ones address a component, and sub-word stores to shared or global memory are
@@ -23,6 +23,8 @@ export function regionPlace(memory: FunctionMemory, region: Region): Place | und
     }
     case 'shared': return { name: 'ptx_shared', view: memory.shared.view };
     case 'local': return { name: 'ptx_local', view: 'u32' };
+    case 'const': return { name: 'ptx_const', view: memory.constant.view };
+    case 'module-global': return { name: 'ptx_globals', view: memory.moduleGlobal.view };
     case 'global-dynamic': case 'generic-dynamic': return { name: 'ptx_dyn', view: 'u32', hi: '' };
     default: return undefined;
   }
@@ -135,64 +137,5 @@ function storeSubword(cx: ExprContext, p: Place, at: string, v: string, bits: nu
   cx.line(`${ref} = insertBits(${ref}, ${v}, ${shift}, ${bits}u);`);
 }
 
-/** atom/red on 32-bit words: native WGSL atomics where they exist, compare-exchange loops otherwise. */
-export function emitAtomic(cx: ExprContext, p: Place, i: InstOf<'atomic'>): string {
-  if (T.bitWidth(i.type) !== 32) return cx.unsupported(`${T.bitWidth(i.type)}-bit atom/red`);
-  if (p.hi) return cx.unsupported('atom/red through a pointer whose allocation is only known at run time');
-  const o = cx.ref(i.address);
-  const v = cx.ref(i.value);
-  const asBits = i.isFloat ? `bitcast<u32>(${v})` : v;
-  if (p.view !== 'atomic<u32>') return plainAtomic(cx, p, i, o, asBits);
-  const ptr = `&${p.name}[${o} >> 2u]`;
-  const native: Partial<Record<string, string>> = { add: 'atomicAdd', exch: 'atomicExchange', and: 'atomicAnd', or: 'atomicOr', xor: 'atomicXor' };
-  if (!i.isFloat && !i.signed) Object.assign(native, { min: 'atomicMin', max: 'atomicMax' });
-  if (i.isFloat && i.kind !== 'add' && i.kind !== 'exch' && i.kind !== 'min' && i.kind !== 'max') return cx.unsupported(`atom.${i.kind}.f32`);
-  const fnName = i.isFloat && i.kind !== 'exch' ? undefined : native[i.kind];
-  const result = cx.temp('old');
-  if (fnName) {
-    cx.line(`let ${result} = ${fnName}(${ptr}, ${asBits});`);
-  } else if (i.kind === 'cas') {
-    const cmp = cx.ref(i.compare ?? i.value);
-    cx.line(`var ${result}: u32;`);
-    cx.line(`loop { let r = atomicCompareExchangeWeak(${ptr}, ${cmp}, ${v}); if (r.exchanged || r.old_value != ${cmp}) { ${result} = r.old_value; break; } }`);
-  } else {
-    cx.line(`var ${result} = atomicLoad(${ptr});`);
-    cx.line(`loop { let r = atomicCompareExchangeWeak(${ptr}, ${result}, ${update(cx, i, result, v)}); if (r.exchanged) { break; } ${result} = r.old_value; }`);
-  }
-  return i.isFloat ? `bitcast<f32>(${result})` : result;
-}
-
-/** The new word of a read-modify-write atomic, from the old word `old`. */
-function update(cx: ExprContext, i: InstOf<'atomic'>, old: string, v: string): string {
-  if (i.isFloat) {
-    const f = `bitcast<f32>(${old})`;
-    if (i.kind === 'add') return `bitcast<u32>(${f} + ${v})`;
-    return `bitcast<u32>(${cx.call(i.kind === 'min' ? 'f32_min' : 'f32_max', f, v)})`;
-  }
-  switch (i.kind) {
-    case 'min': return `u32(min(i32(${old}), i32(${v})))`;
-    case 'max': return `u32(max(i32(${old}), i32(${v})))`;
-    case 'inc': return `select(${old} + 1u, 0u, ${old} >= ${v})`;
-    case 'dec': return `select(${old} - 1u, ${v}, ${old} == 0u || ${old} > ${v})`;
-    default: return cx.unsupported(`atom.${i.kind}`);
-  }
-}
-
-/** Atomics on thread-private memory (local) are plain read-modify-writes. */
-function plainAtomic(cx: ExprContext, p: Place, i: InstOf<'atomic'>, o: string, v: string): string {
-  const ref = wordRef(p, o);
-  const result = cx.temp('old');
-  cx.line(`let ${result} = ${ref};`);
-  let next: string;
-  switch (i.kind) {
-    case 'add': next = i.isFloat ? `bitcast<u32>(bitcast<f32>(${result}) + bitcast<f32>(${v}))` : `${result} + ${v}`; break;
-    case 'exch': next = v; break;
-    case 'and': next = `${result} & ${v}`; break;
-    case 'or': next = `${result} | ${v}`; break;
-    case 'xor': next = `${result} ^ ${v}`; break;
-    case 'cas': next = `select(${result}, ${v}, ${result} == ${cx.ref(i.compare ?? i.value)})`; break;
-    default: next = update(cx, i, result, i.isFloat ? `bitcast<f32>(${v})` : v);
-  }
-  cx.line(`${ref} = ${next};`);
-  return i.isFloat ? `bitcast<f32>(${result})` : result;
-}
+/** atom/red moved to emit-atomic.ts (re-exported for existing importers). */
+export { emitAtomic } from './emit-atomic.js';

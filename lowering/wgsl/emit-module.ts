@@ -11,6 +11,12 @@ import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type Kern
 import { GENERIC_TAG } from '../pass.js';
 import { FunctionEmitter } from './emit-function.js';
 import { linkLibrary } from './library.js';
+import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
+import { MODULE_GLOBAL_TAG } from '../layout.js';
+import { barrierDeclarations } from './emit-barrier.js';
+import { atomicLockDeclarations } from './emit-atomic.js';
+import { warpDeclarations, warpPaths } from './emit-warp.js';
+import type { WarpReport } from '../layout.js';
 
 const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4 };
 
@@ -40,18 +46,22 @@ function sharedDeclaration(memory: FunctionMemory): string | undefined {
 
 /** `ptx_dyn_*`: loads and stores through addresses whose region is only known at run time. */
 function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: readonly string[]): string {
-  const cases: { cond: string; name: string; view: MemoryView; private: boolean }[] = [];
+  const cases: { cond: string; name: string; view: MemoryView; private: boolean; readOnly?: boolean }[] = [];
   if (memory.dynamicGeneric && (memory.shared.used || memory.shared.dynamic)) cases.push({ cond: `a.y == ${GENERIC_TAG.shared}u`, name: 'ptx_shared', view: memory.shared.view, private: false });
   if (memory.dynamicGeneric && memory.local.used) cases.push({ cond: `a.y == ${GENERIC_TAG.local}u`, name: 'ptx_local', view: 'u32', private: true });
+  if (memory.dynamicGeneric && memory.constant.used) cases.push({ cond: `a.y == ${GENERIC_TAG.const}u`, name: 'ptx_const', view: memory.constant.view, private: false, readOnly: true });
+  if (memory.moduleGlobal.used) cases.push({ cond: `a.y == ${MODULE_GLOBAL_TAG}u`, name: 'ptx_globals', view: memory.moduleGlobal.view, private: false });
   memory.slots.forEach((s, i) => {
     const hi = LAUNCH_HEADER_BYTES + (fn.kernelParams[s.param]?.offset ?? 0) + 4;
-    cases.push({ cond: `a.y == ptx_launch[${hi >> 4}].${'xyzw'[(hi >> 2) & 3]}`, name: slotNames[i] as string, view: s.view, private: false });
+    // A slot no store can reach is bound read-only (assignSlots counts run-time dispatched stores).
+    cases.push({ cond: `a.y == ptx_launch[${hi >> 4}].${'xyzw'[(hi >> 2) & 3]}`, name: slotNames[i] as string, view: s.view, private: false, readOnly: !s.writable && s.view !== 'atomic<u32>' });
   });
   const word = (c: (typeof cases)[number]): string =>
     c.view === 'vec4<u32>' ? `${c.name}[a.x >> 4u][(a.x >> 2u) & 3u]` : c.view === 'vec2<u32>' ? `${c.name}[a.x >> 3u][(a.x >> 2u) & 1u]` : `${c.name}[a.x >> 2u]`;
   const load = cases.map((c) => `  if (${c.cond}) { return ${c.view === 'atomic<u32>' ? `atomicLoad(&${word(c)})` : word(c)}; }`);
-  const store = cases.map((c) => `  if (${c.cond}) { ${c.view === 'atomic<u32>' ? `atomicStore(&${word(c)}, w)` : `${word(c)} = w`}; return; }`);
-  const bits = cases.map((c) => c.view === 'atomic<u32>'
+  const writable = cases.filter((c) => !c.readOnly);
+  const store = writable.map((c) => `  if (${c.cond}) { ${c.view === 'atomic<u32>' ? `atomicStore(&${word(c)}, w)` : `${word(c)} = w`}; return; }`);
+  const bits = writable.map((c) => c.view === 'atomic<u32>'
     ? `  if (${c.cond}) { atomicAnd(&${word(c)}, ~(m << s)); atomicOr(&${word(c)}, (w & m) << s); return; }`
     : `  if (${c.cond}) { ${word(c)} = insertBits(${word(c)}, w, s, n); return; }`);
   return [
@@ -61,11 +71,14 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; warp?: WarpReport }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
   const dynamicShared = memory.shared.dynamic;
+  const warp = info.warp ?? { path: 'none', reason: 'the kernel uses no warp-level instructions' };
+  warpPaths.set(fn, warp.path);
+  const warpDecls = warpDeclarations(warp.path);
   const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma);
   fe.emitBody(structured.body);
 
@@ -76,6 +89,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const slotNames = memory.slots.map((_, i) => `ptx_slot${i}`);
   const bindings: BindingLayout[] = [{ kind: 'launch-params', binding: 0 }];
   const decls: string[] = [
+    ...warpDecls.enables,
     `// ptx-wgsl: kernel \`${fn.name}\` from ${sourceName}`,
     'override ptx_ntid_x: u32 = 1u;',
     'override ptx_ntid_y: u32 = 1u;',
@@ -89,10 +103,15 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     decls.push(`@group(0) @binding(${i + 1}) var<storage, ${access}> ${slotNames[i]}: array<${s.view}>;`);
     bindings.push({ kind: 'global-slot', binding: i + 1, param: s.param, aliases: s.aliases, access, element: s.view });
   });
+  decls.push(...ownedDeclarations(memory, fe.traps, bindings));
+  decls.push(...clockDeclarations(fe.lines));
   const shared = sharedDeclaration(memory);
   if (shared) decls.push(shared);
+  decls.push(...warpDecls.decls);
+  decls.push(...barrierDeclarations(fn));
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
+  decls.push(...atomicLockDeclarations(fe.library, bindings));
 
   const entryPoint = entryPointName(fn.name);
   const body = [
@@ -100,7 +119,10 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>) {`,
     '  let ptx_lin = ptx_wid.x + ptx_wid.y * ptx_launch[0].w;',
     '  if (ptx_lin >= ptx_launch[0].x * ptx_launch[0].y * ptx_launch[0].z) { return; }',
-    '  let ptx_ctaid = vec3<u32>(ptx_lin % ptx_launch[0].x, (ptx_lin / ptx_launch[0].x) % ptx_launch[0].y, ptx_lin / (ptx_launch[0].x * ptx_launch[0].y));',
+    // 1-D grids (the common case) skip the integer divisions.
+    '  var ptx_ctaid = vec3<u32>(ptx_lin, 0u, 0u);',
+    '  if (ptx_launch[0].y * ptx_launch[0].z != 1u) { ptx_ctaid = vec3<u32>(ptx_lin % ptx_launch[0].x, (ptx_lin / ptx_launch[0].x) % ptx_launch[0].y, ptx_lin / (ptx_launch[0].x * ptx_launch[0].y)); }',
+    ...warpDecls.prologue,
     ...fe.declarations(),
     ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
     ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
@@ -113,8 +135,8 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
     dynamicSharedBytes: 0,
-    features: [],
-    warp: { path: 'none', reason: 'the kernel uses no warp-level instructions' },
+    features: warp.path === 'subgroups' ? ['subgroups'] : [],
+    warp,
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),
   };

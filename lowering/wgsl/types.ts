@@ -15,7 +15,6 @@ export function wgslType(t: IrType): string {
       return 'vec4<u32>';
     case 'float':
       if (t.bits === 32) return 'f32';
-      if (t.bits === 16 && t.format === 'ieee') return 'f16';
       if (t.bits === 64) return 'vec2<u32>';
       return 'u32';
     case 'vector': {

@@ -68,6 +68,10 @@ export class IrFunction {
   structured: StructuredBody | null = null;
   /** Set by address-space lowering: where each memory region lives and how WGSL views it. */
   memory: FunctionMemory | null = null;
+  /** Blocks whose `return` is PTX `exit`: it ends the thread even inside an inlined `.func`. */
+  readonly exits = new Set<BlockId>();
+  /** A `.func`'s parameter and return variables (local-window symbols), in declaration order. */
+  formals: { readonly params: readonly string[]; readonly returns: readonly string[] } | null = null;
 
   constructor(
     readonly name: string,
@@ -190,7 +194,7 @@ export interface MemoryVariable {
   /** Initial bytes for `.const`/`.global` variables with initializers. */
   readonly init?: Uint8Array;
   /** Symbols whose addresses are stored at byte offsets of `init` (`generic(sym)`, `sym`). */
-  readonly relocations?: readonly { readonly offset: number; readonly symbol: string; readonly generic: boolean }[];
+  readonly relocations?: readonly { readonly offset: number; readonly symbol: string; readonly generic: boolean; readonly addend?: number }[];
 }
 
 export interface IrModule {
@@ -219,6 +223,8 @@ export interface WindowRegion {
   readonly dynamic: boolean;
   readonly dynamicOffset: number;
   readonly used: boolean;
+  /** Module `.global`/`.const` images (lowering/module-memory.ts): the initial bytes. */
+  readonly init?: Uint8Array;
 }
 
 export interface FunctionMemory {
@@ -226,6 +232,8 @@ export interface FunctionMemory {
   readonly shared: WindowRegion;
   readonly local: WindowRegion;
   readonly constant: WindowRegion;
+  /** The module's `.global` variables (lowering/module-memory.ts). */
+  readonly moduleGlobal: WindowRegion;
   readonly dynamicGlobal: boolean;
   readonly dynamicGeneric: boolean;
 }

@@ -7,7 +7,7 @@
  * values of that width (the emitter keeps their upper bits zero); float ops carry the
  * PTX rounding/ftz/sat modifiers so later lowering can be exact.
  */
-import type { AtomicOp, CompareOp, MemoryScope, MemorySemantics, ShflMode, VoteMode } from '../ptx/ast.js';
+import type { AtomicOp, CompareOp, PrmtMode, MemoryScope, MemorySemantics, ShflMode, VoteMode } from '../ptx/ast.js';
 import type { ValueId } from './entities.js';
 import type { IrType } from './types.js';
 
@@ -45,6 +45,8 @@ export type Region =
   | { readonly kind: 'shared' }
   | { readonly kind: 'local' }
   | { readonly kind: 'const' }
+  /** The module's `.global` variables: one runtime-owned buffer per module (layout.ts). */
+  | { readonly kind: 'module-global' }
   | { readonly kind: 'global-dynamic' }
   | { readonly kind: 'generic-dynamic' };
 
@@ -60,6 +62,24 @@ export interface ComposeInst extends Base { readonly op: 'compose'; readonly par
 
 export interface IntBinaryInst extends Base { readonly op: 'ibinary'; readonly kind: IntBinaryOp; readonly a: ValueId; readonly b: ValueId }
 export interface IntUnaryInst extends Base { readonly op: 'iunary'; readonly kind: IntUnaryOp; readonly value: ValueId }
+/**
+ * Bit-field, funnel-shift and byte operations (PTX bfind bfe bfi fns szext bmsk shf prmt lop3
+ * dp4a dp2a), each with its PTX operands in order in `args` and its modifiers in `fn`.
+ * Results are 32-bit except bfe/bfi, which have the width of their first operand.
+ */
+export type IntBitsFn =
+  | { readonly kind: 'bfind'; readonly signed: boolean; readonly shiftamt: boolean }
+  | { readonly kind: 'bfe'; readonly signed: boolean }
+  | { readonly kind: 'bfi' }
+  | { readonly kind: 'fns' }
+  | { readonly kind: 'szext'; readonly signed: boolean; readonly clamp: boolean }
+  | { readonly kind: 'bmsk'; readonly clamp: boolean }
+  | { readonly kind: 'shf'; readonly left: boolean; readonly clamp: boolean }
+  | { readonly kind: 'prmt'; readonly mode: PrmtMode | null }
+  | { readonly kind: 'lop3'; readonly lut: number }
+  | { readonly kind: 'dp4a'; readonly aSigned: boolean; readonly bSigned: boolean }
+  | { readonly kind: 'dp2a'; readonly hi: boolean; readonly aSigned: boolean; readonly bSigned: boolean };
+export interface IntBitsInst extends Base { readonly op: 'ibits'; readonly fn: IntBitsFn; readonly args: readonly ValueId[] }
 /** `mul.wide`: the full product of two n-bit values as a 2n-bit value. */
 export interface MulWideInst extends Base { readonly op: 'mul_wide'; readonly signed: boolean; readonly a: ValueId; readonly b: ValueId }
 export interface IntCompareInst extends Base { readonly op: 'icmp'; readonly cond: IntCompare; readonly a: ValueId; readonly b: ValueId }
@@ -70,10 +90,16 @@ export interface TruncateInst extends Base { readonly op: 'truncate'; readonly v
 export interface FloatBinaryInst extends Base {
   readonly op: 'fbinary'; readonly kind: FloatBinaryOp; readonly a: ValueId; readonly b: ValueId;
   readonly rounding: FloatRounding; readonly ftz: boolean; readonly sat: boolean;
+  /** min/max only: `.NaN` (a NaN operand gives NaN) and `.xorsign.abs`. */
+  readonly minmax?: { readonly nan: boolean; readonly xorsignAbs: boolean };
+  /** `.relu` (min/max on f16/bf16): negative results become +0, NaN the canonical NaN. */
+  readonly relu?: boolean;
 }
 export interface FmaInst extends Base {
   readonly op: 'fma'; readonly a: ValueId; readonly b: ValueId; readonly c: ValueId;
   readonly rounding: FloatRounding; readonly ftz: boolean; readonly sat: boolean;
+  /** `.relu` (f16/bf16): negative results become +0, NaN the canonical NaN. */
+  readonly relu?: boolean;
 }
 export interface FloatUnaryInst extends Base {
   readonly op: 'funary'; readonly kind: FloatUnaryOp; readonly value: ValueId;
@@ -84,6 +110,8 @@ export interface FloatCompareInst extends Base { readonly op: 'fcmp'; readonly c
 export interface ConvertInst extends Base {
   readonly op: 'convert'; readonly value: ValueId; readonly fromSigned: boolean; readonly toSigned: boolean;
   readonly rounding: FloatRounding | IntRoundingMode; readonly sat: boolean; readonly ftz: boolean;
+  /** f16/bf16 results: `.relu` (negative to +0, NaN canonical), `.satfinite` (infinities to MAX_NORM). */
+  readonly relu?: boolean; readonly satfinite?: boolean;
 }
 
 export interface SelectInst extends Base { readonly op: 'select'; readonly cond: ValueId; readonly a: ValueId; readonly b: ValueId }
@@ -107,35 +135,66 @@ export interface AtomicInst extends Base {
   readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
   readonly value: ValueId; /** `cas` only: the compare operand. */ readonly compare: ValueId | null;
   readonly semantics: MemorySemantics | null; readonly scope: MemoryScope | null;
+  /** Half-precision float lanes of `atom.add.noftz.{f16,bf16,f16x2,bf16x2}` (their IR types are plain integers). */
+  readonly half: 'f16' | 'bf16' | 'f16x2' | 'bf16x2' | null;
 }
 
 /** `bar.sync`/`barrier.sync`/`bar.arrive`/`bar.red`: barrier `id` and optional thread `count`. */
 export interface BarrierInst extends Base {
   readonly op: 'barrier'; readonly kind: 'sync' | 'arrive' | 'red';
   readonly id: ValueId | null; readonly count: ValueId | null; readonly aligned: boolean;
-  /** `bar.red`: the reduction and its predicate input. */
-  readonly reduce: { readonly op: 'popc' | 'and' | 'or'; readonly pred: ValueId } | null;
+  /** `bar.red`: the reduction, and `pred` its predicate input (a `!c` operand already negated). */
+  readonly reduce: 'popc' | 'and' | 'or' | null; readonly pred: ValueId | null;
+  /**
+   * Set by the convergence pass (lowering/converge.ts) where it predicates the barrier: this
+   * thread arrives but contributes nothing to `bar.red`. null: every running thread is active.
+   */
+  readonly active: ValueId | null;
 }
 export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: MemoryScope }
 
-/** Warp collectives (lowered to subgroups or emulated, per device). */
+/**
+ * Warp collectives (lowered to subgroups or emulated, per device; lowering/wgsl/emit-warp.ts).
+ * `mask` is the PTX membermask (null for the deprecated non-.sync forms: every active lane).
+ * `active` is set by the convergence pass where it predicates the instruction: false means
+ * this thread only takes part in the exchange (it contributes nothing and is not counted);
+ * null means every still-running thread of the workgroup is active here.
+ */
 export interface ShflInst extends Base {
   readonly op: 'shfl'; readonly mode: ShflMode; readonly value: ValueId; readonly lane: ValueId;
-  readonly clamp: ValueId; readonly mask: ValueId | null;
+  readonly clamp: ValueId; readonly mask: ValueId | null; readonly active: ValueId | null;
 }
-export interface VoteInst extends Base { readonly op: 'vote'; readonly mode: VoteMode; readonly pred: ValueId; readonly mask: ValueId | null }
-export interface ActiveMaskInst extends Base { readonly op: 'activemask' }
+export interface VoteInst extends Base {
+  readonly op: 'vote'; readonly mode: VoteMode; readonly pred: ValueId; readonly mask: ValueId | null; readonly active: ValueId | null;
+}
+export interface ActiveMaskInst extends Base { readonly op: 'activemask'; readonly active: ValueId | null }
+/** `match.sync.any/.all` on a 32- or 64-bit value: the mask of member lanes holding the same value. */
+export interface MatchInst extends Base {
+  readonly op: 'match'; readonly mode: 'any' | 'all'; readonly value: ValueId; readonly mask: ValueId; readonly active: ValueId | null;
+}
+/** `redux.sync`: integer reductions, and the f32 min/max forms (`.abs` of each input, `.NaN` propagation). */
+export type ReduxOp = 'add' | 'min_u' | 'min_s' | 'max_u' | 'max_s' | 'and' | 'or' | 'xor' | 'fmin' | 'fmax';
+export interface ReduxInst extends Base {
+  readonly op: 'redux'; readonly kind: ReduxOp; readonly value: ValueId; readonly mask: ValueId;
+  readonly abs: boolean; readonly nan: boolean; readonly active: ValueId | null;
+}
+/** `bar.warp.sync`: member lanes wait for each other; orders their memory accesses. */
+export interface WarpSyncInst extends Base { readonly op: 'warp_sync'; readonly mask: ValueId; readonly active: ValueId | null }
 
-/** A call of a `.func`; `results` of the instruction are the callee's return values. */
-export interface CallInst extends Base { readonly op: 'call'; readonly callee: string; readonly args: readonly ValueId[] }
+/**
+ * A call of a `.func`, before inlining (lowering/inline-calls.ts removes every call).
+ * `args` and `returns` are the addresses of the caller's `.param` variables (they live in
+ * the local window), in the callee's parameter and return order.
+ */
+export interface CallInst extends Base { readonly op: 'call'; readonly callee: string; readonly args: readonly ValueId[]; readonly returns: readonly ValueId[] }
 
 export type Inst =
   | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
-  | IntBinaryInst | IntUnaryInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
+  | IntBinaryInst | IntUnaryInst | IntBitsInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
   | FloatBinaryInst | FmaInst | FloatUnaryInst | FloatCompareInst | ConvertInst
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
   | LoadInst | StoreInst | AtomicInst | BarrierInst | FenceInst
-  | ShflInst | VoteInst | ActiveMaskInst | CallInst;
+  | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst;
 
 export type Op = Inst['op'];
 export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
@@ -145,24 +204,25 @@ type ValueField<T> = { [F in keyof T]-?: T[F] extends ValueId | null ? F : T[F] 
 /** The operand fields of every instruction, in evaluation order. */
 export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } = {
   const: [], undef: [], bitcast: ['value'], extract: ['value'], compose: ['parts'],
-  ibinary: ['a', 'b'], iunary: ['value'], mul_wide: ['a', 'b'], icmp: ['a', 'b'],
+  ibinary: ['a', 'b'], iunary: ['value'], ibits: ['args'], mul_wide: ['a', 'b'], icmp: ['a', 'b'],
   extend: ['value'], truncate: ['value'],
   fbinary: ['a', 'b'], fma: ['a', 'b', 'c'], funary: ['value'], fcmp: ['a', 'b'], convert: ['value'],
   select: ['cond', 'a', 'b'], special: [], kernel_param: [], address_of: [], cvta: ['value'],
   load: ['address'], store: ['address', 'value'], atomic: ['address', 'value', 'compare'],
-  barrier: ['id', 'count'], fence: [],
-  shfl: ['value', 'lane', 'clamp', 'mask'], vote: ['pred', 'mask'], activemask: [],
-  call: ['args'],
+  barrier: ['id', 'count', 'pred', 'active'], fence: [],
+  shfl: ['value', 'lane', 'clamp', 'mask', 'active'], vote: ['pred', 'mask', 'active'], activemask: ['active'],
+  match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
+  call: ['args', 'returns'],
 };
 
 /** Instructions that must not be removed or moved even when their result is unused. */
 export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   const: false, undef: false, bitcast: false, extract: false, compose: false,
-  ibinary: false, iunary: false, mul_wide: false, icmp: false, extend: false, truncate: false,
+  ibinary: false, iunary: false, ibits: false, mul_wide: false, icmp: false, extend: false, truncate: false,
   fbinary: false, fma: false, funary: false, fcmp: false, convert: false,
   select: false, special: false, kernel_param: false, address_of: false, cvta: false,
   load: false, store: true, atomic: true, barrier: true, fence: true,
-  shfl: true, vote: true, activemask: true, call: true,
+  shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
 };
 
 /** The value operands of an instruction, in order (nulls skipped). */

@@ -17,7 +17,8 @@ export type Stmt =
   | { readonly kind: 'break' }
   | { readonly kind: 'continue' }
   | { readonly kind: 'return'; readonly values: readonly ValueId[] }
-  | { readonly kind: 'trap' }
+  /** `at`: byte offset of the `trap` in the PTX source, recorded for the runtime's error. */
+  | { readonly kind: 'trap'; readonly at: number }
   /** Multi-level exits: `exit_pending = target`. 0 means none pending. */
   | { readonly kind: 'set-exit'; readonly target: number }
   /** `if (exit_pending == target) { body }` (target 0: `if (exit_pending == 0)`). */

@@ -37,6 +37,11 @@ export interface RegisterOperand {
   readonly kind: 'register';
   /** Full name as written, e.g. `%r12`, `%rd3`, `%p1`, `__local_depot0`. */
   readonly name: string;
+  /**
+   * Video-instruction byte/half selector without its dot: `b0`..`b3`, `h0`, `h1` on scalar
+   * video operands, `b3210`/`h10`-style lane selectors and masks on SIMD video operands.
+   */
+  readonly selector?: string;
   readonly span: Span;
 }
 
@@ -85,6 +90,8 @@ export interface AddressOperand {
 export interface VectorOperand {
   readonly kind: 'vector';
   readonly elements: readonly Operand[];
+  /** `{r1, r2, r3, r4}|p`: the predicate destination of tex/tld4 (resident or not). */
+  readonly predicate?: RegisterOperand;
   readonly span: Span;
 }
 
@@ -112,10 +119,12 @@ export interface PairOperand {
 /**
  * A constant expression that is not folded by the parser (e.g. `sym+4` in an initializer).
  * `generic` is the initializer operator `generic(sym)`: the generic address of a variable.
+ * `index` is an array element used as an operand, `a[i]` (args: the array symbol and the
+ * index): the address of that element. `neg` also negates registers (`vmad`'s `-a`).
  */
 export interface ExpressionOperand {
   readonly kind: 'expression';
-  readonly op: '+' | '-' | '*' | '/' | '%' | '<<' | '>>' | '&' | '|' | '^' | 'neg' | '~' | '!' | 'generic';
+  readonly op: '+' | '-' | '*' | '/' | '%' | '<<' | '>>' | '&' | '|' | '^' | 'neg' | '~' | '!' | 'generic' | 'index';
   readonly args: readonly Operand[];
   readonly span: Span;
 }
@@ -244,6 +253,13 @@ export interface VariableDeclaration {
   /** Array dimensions; `null` for an unsized `[]` (extern shared). */
   readonly arrayDims?: readonly (number | null)[];
   readonly initializer?: Initializer;
+  /**
+   * `.texref`, `.samplerref`, `.surfref`: an opaque handle. `type` is then `b64` (what the
+   * handle is when passed around or used indirectly); the printer writes the opaque type.
+   */
+  readonly opaque?: 'texref' | 'samplerref' | 'surfref';
+  /** `.samplerref s = { addr_mode_0 = clamp_to_border, filter_mode = nearest };` */
+  readonly fields?: readonly { readonly name: string; readonly value: string }[];
   /** `.ptr.global.align 16` on kernel parameters. */
   readonly pointer?: { readonly space?: StateSpace; readonly align?: number };
   readonly span: Span;

@@ -95,6 +95,7 @@ function isFollow(c: number): boolean {
   return k === C_IDSTART || k === C_DIGIT;
 }
 
+const INTERN_SIZE = 1 << 14;
 const CH_DOT = 46;
 const CH_COLON = 58;
 const CH_SLASH = 47;
@@ -149,8 +150,28 @@ export class PtxLexer implements Lexer<TokenKind> {
 
   private make(kind: TokenKind, start: number, end: number): PtxToken {
     this.i = end;
-    const text = this.text.slice(start, end);
+    const text = kind <= TokenKind.Register || kind === TokenKind.Punct ? this.intern(start, end) : this.text.slice(start, end);
     return new PtxToken(kind, text, start, end, this.line, start - this.lineStart + 1, this);
+  }
+
+  /**
+   * Names, modifiers, registers and punctuation repeat endlessly in PTX (`%r12`, `.f32`,
+   * `,`): one shared string per spelling, found by hashing the characters in place, keeps
+   * the token text and the AST names they end up in from being fresh copies every time.
+   */
+  private readonly names: (string | undefined)[] = new Array<string | undefined>(INTERN_SIZE);
+  private intern(start: number, end: number): string {
+    const t = this.text;
+    const len = end - start;
+    if (len > 48) return t.slice(start, end);
+    let h = len;
+    for (let i = start; i < end; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+    const slot = (h ^ (h >>> 15)) & (INTERN_SIZE - 1);
+    const known = this.names[slot];
+    if (known !== undefined && known.length === len && t.startsWith(known, start)) return known;
+    const fresh = t.slice(start, end);
+    this.names[slot] = fresh;
+    return fresh;
   }
 
   private scanIdent(i: number): number {

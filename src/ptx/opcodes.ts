@@ -35,6 +35,8 @@ const flag = (field: ModifierField, word: string = field): ModifierGroup => ({ f
 const extra = (words: string): ModifierGroup => g('extra', words);
 
 const ALL: ModifierGroup = { field: 'types', words: SCALAR_TYPES };
+/** The instruction types an opcode accepts (ISA syntax blocks); any other type is a diagnostic listing these. */
+const T = (words: string): ModifierGroup => g('types', words);
 const RND = g('rounding', 'rn rz rm rp');
 const CVT_RND = g('rounding', 'rn rz rm rp rna rs rni rzi rmi rpi');
 const FTZ = flag('ftz');
@@ -76,7 +78,12 @@ const SU_CLAMP = extra('trap clamp zero');
 const MBAR_COMPLETE = extra('mbarrier::complete_tx::bytes multicast::cluster');
 const TENSOR_DIM = extra('1d 2d 3d 4d 5d');
 const LOAD_MODE = extra('tile im2col im2col::w im2col::w::128 tile::gather4 tile::scatter4');
-const VIDEO = [g('extra', 'b0 b1 b2 b3 h0 h1'), SAT, g('mode', 'add min max'), ALL];
+const VIDEO = [extra('po'), SAT, extra('shr7 shr15'), g('mode', 'add min max'), ALL];
+const MMA_KIND = extra('kind::f8f6f4 kind::mxf4 kind::mxf4nvf4 kind::mxf8f6f4 kind::f16 kind::tf32 kind::i8 kind::f8f6f4');
+const MMA_SCALE_TYPE = extra('ue8m0 ue4m3');
+const CTA_GROUP = extra('cta_group::1 cta_group::2');
+const TMEM_SHAPE = extra('16x64b 16x128b 16x256b 32x32b 16x32bx2');
+const TMEM_NUM = extra('x1 x2 x4 x8 x16 x32 x64 x128');
 
 // ---------------------------------------------------------------- rows
 
@@ -84,61 +91,61 @@ type RowSpec = readonly [name: string, min: number, max: number, ...groups: Modi
 
 const ROWS: readonly RowSpec[] = [
   // integer and floating-point arithmetic
-  ['add', 3, 3, RND, FTZ, SAT, CC, RELU, ALL],
-  ['sub', 3, 3, RND, FTZ, SAT, CC, RELU, ALL],
-  ['mul', 3, 3, MULMODE, RND, FTZ, SAT, ALL],
-  ['mad', 4, 4, MULMODE, RND, FTZ, SAT, CC, ALL],
-  ['mul24', 3, 3, MULMODE, ALL],
-  ['mad24', 4, 4, MULMODE, SAT, ALL],
-  ['sad', 4, 4, ALL],
-  ['div', 3, 3, APPROX, FULL, RND, FTZ, ALL],
-  ['rem', 3, 3, ALL],
-  ['abs', 2, 2, FTZ, ALL],
-  ['neg', 2, 2, FTZ, ALL],
-  ['min', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), ALL],
-  ['max', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), ALL],
-  ['popc', 2, 2, ALL],
-  ['clz', 2, 2, ALL],
-  ['bfind', 2, 2, flag('shiftamt'), ALL],
-  ['fns', 4, 4, ALL],
-  ['brev', 2, 2, ALL],
-  ['bfe', 4, 4, ALL],
-  ['bfi', 5, 5, ALL],
-  ['szext', 3, 3, SHIFT, ALL],
-  ['bmsk', 3, 3, SHIFT, ALL],
-  ['dp4a', 4, 4, ALL],
-  ['dp2a', 4, 4, g('mode', 'lo hi'), ALL],
-  ['addc', 3, 3, CC, ALL],
-  ['subc', 3, 3, CC, ALL],
-  ['madc', 4, 4, MULMODE, CC, ALL],
+  ['add', 3, 3, RND, FTZ, SAT, CC, RELU, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['sub', 3, 3, RND, FTZ, SAT, CC, RELU, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['mul', 3, 3, MULMODE, RND, FTZ, SAT, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['mad', 4, 4, MULMODE, RND, FTZ, SAT, CC, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['mul24', 3, 3, MULMODE, T('u32 s32')],
+  ['mad24', 4, 4, MULMODE, SAT, T('u32 s32')],
+  ['sad', 4, 4, T('u16 u32 u64 s16 s32 s64')],
+  ['div', 3, 3, APPROX, FULL, RND, FTZ, T('u16 u32 u64 s16 s32 s64 f32 f64')],
+  ['rem', 3, 3, T('u16 u32 u64 s16 s32 s64')],
+  ['abs', 2, 2, FTZ, T('s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['neg', 2, 2, FTZ, T('s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['min', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['max', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['popc', 2, 2, T('b32 b64')],
+  ['clz', 2, 2, T('b32 b64')],
+  ['bfind', 2, 2, flag('shiftamt'), T('u32 u64 s32 s64')],
+  ['fns', 4, 4, T('b32')],
+  ['brev', 2, 2, T('b32 b64')],
+  ['bfe', 4, 4, T('u32 u64 s32 s64')],
+  ['bfi', 5, 5, T('b32 b64')],
+  ['szext', 3, 3, SHIFT, T('u32 s32')],
+  ['bmsk', 3, 3, SHIFT, T('b32')],
+  ['dp4a', 4, 4, T('u32 s32')],
+  ['dp2a', 4, 4, g('mode', 'lo hi'), T('u32 s32')],
+  ['addc', 3, 3, CC, T('u16 u32 u64 s16 s32 s64')],
+  ['subc', 3, 3, CC, T('u16 u32 u64 s16 s32 s64')],
+  ['madc', 4, 4, MULMODE, CC, T('u16 u32 u64 s16 s32 s64')],
   // logic and shift
-  ['and', 3, 3, ALL],
-  ['or', 3, 3, ALL],
-  ['xor', 3, 3, ALL],
-  ['not', 2, 2, ALL],
-  ['cnot', 2, 2, ALL],
-  ['lop3', 5, 6, BOOL, ALL],
-  ['shf', 4, 4, g('mode', 'l r'), SHIFT, ALL],
-  ['shl', 3, 3, ALL],
-  ['shr', 3, 3, ALL],
-  ['prmt', 4, 4, ALL, g('prmt', 'f4e b4e rc8 ecl ecr rc16')],
+  ['and', 3, 3, T('pred b16 b32 b64')],
+  ['or', 3, 3, T('pred b16 b32 b64')],
+  ['xor', 3, 3, T('pred b16 b32 b64')],
+  ['not', 2, 2, T('pred b16 b32 b64')],
+  ['cnot', 2, 2, T('b16 b32 b64')],
+  ['lop3', 5, 6, BOOL, T('b32')],
+  ['shf', 4, 4, g('mode', 'l r'), SHIFT, T('b32')],
+  ['shl', 3, 3, T('b16 b32 b64')],
+  ['shr', 3, 3, T('b16 b32 b64 u16 u32 u64 s16 s32 s64')],
+  ['prmt', 4, 4, T('b32'), g('prmt', 'f4e b4e rc8 ecl ecr rc16')],
   // floating point
-  ['testp', 2, 2, g('mode', 'finite infinite number notanumber normal subnormal'), ALL],
-  ['copysign', 3, 3, ALL],
-  ['rcp', 2, 2, APPROX, RND, FTZ, ALL],
-  ['sqrt', 2, 2, APPROX, RND, FTZ, ALL],
-  ['rsqrt', 2, 2, APPROX, FTZ, ALL],
-  ['sin', 2, 2, APPROX, FTZ, ALL],
-  ['cos', 2, 2, APPROX, FTZ, ALL],
-  ['lg2', 2, 2, APPROX, FTZ, ALL],
-  ['ex2', 2, 2, APPROX, FTZ, ALL],
-  ['tanh', 2, 2, APPROX, ALL],
-  ['fma', 4, 4, RND, FTZ, SAT, RELU, SATFINITE, extra('oob'), ALL],
+  ['testp', 2, 2, g('mode', 'finite infinite number notanumber normal subnormal'), T('f32 f64')],
+  ['copysign', 3, 3, T('f32 f64')],
+  ['rcp', 2, 2, APPROX, RND, FTZ, T('f32 f64')],
+  ['sqrt', 2, 2, APPROX, RND, FTZ, T('f32 f64')],
+  ['rsqrt', 2, 2, APPROX, FTZ, T('f32 f64')],
+  ['sin', 2, 2, APPROX, FTZ, T('f32')],
+  ['cos', 2, 2, APPROX, FTZ, T('f32')],
+  ['lg2', 2, 2, APPROX, FTZ, T('f32')],
+  ['ex2', 2, 2, APPROX, FTZ, T('f32 f16 f16x2 bf16 bf16x2')],
+  ['tanh', 2, 2, APPROX, T('f32 f16 f16x2 bf16 bf16x2')],
+  ['fma', 4, 4, RND, FTZ, SAT, RELU, SATFINITE, extra('oob'), T('f16 f16x2 bf16 bf16x2 f32 f64')],
   // comparison and selection
   ['set', 3, 4, CMP, BOOL, FTZ, ALL],
-  ['setp', 3, 4, CMP, BOOL, FTZ, ALL],
-  ['selp', 4, 4, ALL],
-  ['slct', 4, 4, FTZ, ALL],
+  ['setp', 3, 4, CMP, BOOL, FTZ, T('b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['selp', 4, 4, T('b16 b32 b64 u16 u32 u64 s16 s32 s64 f32 f64')],
+  ['slct', 4, 4, FTZ, T('b16 b32 b64 u16 u32 u64 s16 s32 s64 f32 f64')],
   // data movement
   ['mov', 2, 2, VEC, ALL],
   ['ld', 2, 3, SEM, SCOPE, SPACE, LD_CACHE, extra('nc'), HINTS, VEC, ALL],
@@ -147,12 +154,12 @@ const ROWS: readonly RowSpec[] = [
   ['prefetch', 1, 1, SPACE, extra('L1 L2 L2::evict_last L2::evict_normal tensormap')],
   ['prefetchu', 1, 1, extra('L1')],
   ['isspacep', 2, 2, SPACE],
-  ['cvta', 2, 2, flag('to'), SPACE, ALL],
+  ['cvta', 2, 2, flag('to'), SPACE, T('u32 u64')],
   ['cvt', 2, 4, CVT_RND, FTZ, SAT, RELU, SATFINITE, ALL],
   ['cvt.pack', 3, 4, SAT, ALL],
-  ['mapa', 3, 3, SPACE, ALL],
-  ['getctarank', 2, 2, SPACE, ALL],
-  ['shfl', 4, 5, SYNC, g('shfl', 'up down bfly idx'), ALL],
+  ['mapa', 3, 3, SPACE, T('u32 u64 s32')],
+  ['getctarank', 2, 2, SPACE, T('u32 u64 s32')],
+  ['shfl', 4, 5, SYNC, g('shfl', 'up down bfly idx'), T('b32')],
   // textures and surfaces
   ['tex', 2, 5, extra('base level grad'), TEX_GEOM, VEC, ALL],
   ['tld4', 2, 4, g('mode', 'r g b a'), TEX_GEOM, VEC, ALL],
@@ -169,7 +176,7 @@ const ROWS: readonly RowSpec[] = [
   ['ret', 0, 0, UNI],
   ['exit', 0, 0],
   // synchronization
-  ['bar', 1, 4, g('barrier', 'sync arrive red'), ALIGNED, g('boolOp', 'popc and or'), ALL],
+  ['bar', 1, 4, SCOPE, g('barrier', 'sync arrive red'), ALIGNED, g('boolOp', 'popc and or'), ALL],
   ['bar.warp', 1, 1, g('barrier', 'sync')],
   ['barrier', 0, 4, SCOPE, g('barrier', 'sync arrive red wait'), SEM, ALIGNED, g('boolOp', 'popc and or'), ALL],
   ['membar', 0, 0, g('mode', 'cta gl sys')],
@@ -179,13 +186,13 @@ const ROWS: readonly RowSpec[] = [
   ['fence.mbarrier_init', 0, 0, SEM, SCOPE],
   ['atom', 3, 5, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],
   ['red', 2, 3, SEM, SCOPE, SPACE, ATOMIC, extra('noftz'), HINTS, VEC, ALL],
-  ['vote', 2, 3, SYNC, g('vote', 'all any uni ballot'), ALL],
-  ['match', 3, 4, SYNC, g('mode', 'any all'), ALL],
-  ['activemask', 1, 1, ALL],
+  ['vote', 2, 3, SYNC, g('vote', 'all any uni ballot'), T('pred b32')],
+  ['match', 3, 4, SYNC, g('mode', 'any all'), T('b32 b64')],
+  ['activemask', 1, 1, T('b32')],
   ['redux', 3, 3, SYNC, g('atomicOp', 'add min max and or xor'), flag('abs'), NAN, ALL],
   ['griddepcontrol', 0, 0, g('mode', 'launch_dependents wait')],
   ['elect', 1, 2, SYNC],
-  ['nanosleep', 1, 1, ALL],
+  ['nanosleep', 1, 1, T('u32')],
   ['trap', 0, 0],
   ['brkpt', 0, 0],
   ['pmevent', 1, 1, extra('mask')],
@@ -204,14 +211,14 @@ const ROWS: readonly RowSpec[] = [
   ['wmma.load', 2, 3, extra('a b c'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
   ['wmma.store', 2, 3, extra('d'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
   ['wmma.mma', 4, 4, SYNC, ALIGNED, LAYOUTS, SHAPE, RND, SATFINITE, ALL],
-  ['mma', 4, 7, extra('sp sp::ordered_metadata'), SYNC, ALIGNED, SHAPE, LAYOUTS, extra('kind::f8f6f4 kind::mxf4 block_scale'), SATFINITE, ALL],
-  ['ldmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL],
+  ['mma', 4, 9, extra('sp sp::ordered_metadata'), SYNC, ALIGNED, SHAPE, LAYOUTS, MMA_KIND, extra('block_scale'), extra('scale_vec::1X scale_vec::2X scale_vec::4X'), SATFINITE, ALL, MMA_SCALE_TYPE],
+  ['ldmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL, extra('b8x16 b6x16_p32 b4x16_p64')],
   ['stmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL],
   ['movmatrix', 2, 2, SYNC, ALIGNED, SHAPE, TRANS, ALL],
   ['wgmma.fence', 0, 0, SYNC, ALIGNED],
   ['wgmma.commit_group', 0, 0, SYNC, ALIGNED],
   ['wgmma.wait_group', 1, 1, SYNC, ALIGNED],
-  ['wgmma.mma_async', 4, 9, extra('sp'), SYNC, ALIGNED, SHAPE, SATFINITE, ALL],
+  ['wgmma.mma_async', 4, 10, extra('sp'), SYNC, ALIGNED, SHAPE, SATFINITE, ALL],
   // asynchronous copies
   ['cp.async', 3, 5, g('cache', 'ca cg'), SPACE, SRC_SPACE, HINTS],
   ['cp.async.commit_group', 0, 0],
@@ -225,10 +232,29 @@ const ROWS: readonly RowSpec[] = [
   ['cp.async.bulk.wait_group', 1, 1, extra('read')],
   ['cp.reduce.async.bulk', 3, 4, SPACE, SRC_SPACE, MBAR_COMPLETE, extra('bulk_group'), ATOMIC, extra('noftz'), HINTS, ALL],
   ['cp.reduce.async.bulk.tensor', 2, 4, TENSOR_DIM, SPACE, SRC_SPACE, ATOMIC, LOAD_MODE, extra('bulk_group'), HINTS],
+  // asynchronous stores and reductions into another CTA's shared memory (sm_90)
+  ['st.async', 3, 3, extra('weak'), SPACE, MBAR_COMPLETE, VEC, ALL],
+  ['red.async', 3, 3, SEM, SCOPE, SPACE, MBAR_COMPLETE, ATOMIC, ALL],
+  ['st.bulk', 3, 3, extra('weak'), SPACE],
+  ['cp.async.bulk.prefetch.tensor', 2, 4, TENSOR_DIM, extra('L2'), SPACE, LOAD_MODE, HINTS],
+  // tensor memory (tcgen05, sm_100a)
+  ['tcgen05.alloc', 2, 2, CTA_GROUP, SYNC, ALIGNED, SPACE, ALL],
+  ['tcgen05.dealloc', 2, 2, CTA_GROUP, SYNC, ALIGNED, ALL],
+  ['tcgen05.relinquish_alloc_permit', 0, 0, CTA_GROUP, SYNC, ALIGNED],
+  ['tcgen05.ld', 2, 3, SYNC, ALIGNED, TMEM_SHAPE, TMEM_NUM, extra('pack::16b'), ALL],
+  ['tcgen05.st', 2, 3, SYNC, ALIGNED, TMEM_SHAPE, TMEM_NUM, extra('unpack::16b'), ALL],
+  ['tcgen05.wait::ld', 0, 0, SYNC, ALIGNED],
+  ['tcgen05.wait::st', 0, 0, SYNC, ALIGNED],
+  ['tcgen05.commit', 1, 2, CTA_GROUP, extra('mbarrier::arrive::one'), SPACE, extra('multicast::cluster'), ALL],
+  ['tcgen05.cp', 2, 2, CTA_GROUP, TMEM_SHAPE, extra('128x256b 4x256b 128x128b 64x128b 32x128b'), extra('warpx2::02_13 warpx2::01_23 warpx4'), extra('b8x16'), extra('b6x16_p32 b4x16_p64')],
+  ['tcgen05.shift', 1, 1, CTA_GROUP, extra('down')],
+  ['tcgen05.mma', 4, 8, extra('sp'), CTA_GROUP, MMA_KIND, extra('block_scale'), extra('scale_vec::1X scale_vec::2X scale_vec::4X'), extra('collector::a::fill collector::a::use collector::a::lastuse collector::a::discard'), extra('ws')],
+  ['tcgen05.fence::before_thread_sync', 0, 0],
+  ['tcgen05.fence::after_thread_sync', 0, 0],
   // stack, cache policy and misc
-  ['stacksave', 1, 1, ALL],
-  ['stackrestore', 1, 1, ALL],
-  ['alloca', 2, 3, ALL],
+  ['stacksave', 1, 1, T('u32 u64')],
+  ['stackrestore', 1, 1, T('u32 u64')],
+  ['alloca', 2, 3, T('u32 u64')],
   ['discard', 2, 2, SPACE, extra('L2'), extra('128B')],
   ['applypriority', 2, 2, SPACE, extra('L2::evict_normal')],
   ['createpolicy', 2, 5, g('mode', 'fractional range'), extra('L2::evict_last L2::evict_normal L2::evict_first L2::evict_unchanged'), extra('L2::evict_first L2::evict_unchanged'), ALL],
@@ -239,7 +265,7 @@ const ROWS: readonly RowSpec[] = [
   ['tensormap.cp_fenceproxy', 3, 3, extra('global.shared::cta tensormap::generic'), SRC_SPACE, SEM, SCOPE, SPACE, ALIGNED, SYNC, ALL],
   ['clusterlaunchcontrol.try_cancel', 2, 2, extra('async'), SPACE, MBAR_COMPLETE, extra('multicast::cluster::all'), ALL],
   ['clusterlaunchcontrol.query_cancel', 2, 2, extra('is_canceled get_first_ctaid get_first_ctaid::x get_first_ctaid::y get_first_ctaid::z'), ALL],
-  // video instructions (scalar and SIMD); operand byte selectors are not supported
+  // video instructions (scalar and SIMD); operand byte/half selectors live on the register operands
   ...['vadd', 'vsub', 'vabsdiff', 'vmin', 'vmax', 'vshl', 'vshr', 'vmad', 'vset'].map(
     (n): RowSpec => [n, 3, 4, ...VIDEO, CMP, g('shift', 'clamp wrap')],
   ),
@@ -248,8 +274,16 @@ const ROWS: readonly RowSpec[] = [
   ),
 ];
 
+/**
+ * Rows whose instruction does something else than its base opcode (`st.async` is not a
+ * store of this thread, `cvt.pack` is not a `cvt`): their AST opcode is the whole dotted
+ * name, so a consumer keyed on the base opcode never mistakes them for it (the lowering
+ * then reports them as unsupported by name instead of emitting a plain `st`/`cvt`).
+ */
+const DISTINCT: ReadonlySet<string> = new Set(['st.async', 'red.async', 'st.bulk', 'cvt.pack']);
+
 function makeRow([name, min, max, ...groups]: RowSpec): OpcodeRow {
-  const dot = name.indexOf('.');
+  const dot = DISTINCT.has(name) ? -1 : name.indexOf('.');
   const opcode = dot < 0 ? name : name.slice(0, dot);
   const base = { name, opcode, groups, minOperands: min, maxOperands: max };
   return dot < 0 ? base : { ...base, mode: name.slice(dot + 1) };
@@ -258,8 +292,8 @@ function makeRow([name, min, max, ...groups]: RowSpec): OpcodeRow {
 /** All rows, keyed by their full dotted name. A later row with the same name replaces an earlier one. */
 export const OPCODES: ReadonlyMap<string, OpcodeRow> = new Map(ROWS.map((r) => [r[0], makeRow(r)]));
 
-/** Base opcodes the table knows (`cp`, `add`, …). */
-export const BASE_OPCODES: ReadonlySet<string> = new Set([...OPCODES.values()].map((r) => r.opcode));
+/** Base opcodes the table knows (`cp`, `add`, …): the first word of every row name. */
+export const BASE_OPCODES: ReadonlySet<string> = new Set([...OPCODES.keys()].map((n) => n.split('.')[0] ?? n));
 
 /**
  * The longest row matching `opcode` followed by the leading modifier words, and how many
@@ -283,6 +317,7 @@ export function lookupOpcode(opcode: string, words: readonly string[]): { row: O
 
 /** The row an instruction was parsed with, from its opcode and fixed mode. */
 export function rowOf(opcode: string, mode: string | undefined): OpcodeRow | undefined {
+  // Distinct rows (`cvt.pack`) are keyed by their whole name, which is their AST opcode.
   return (mode !== undefined ? OPCODES.get(`${opcode}.${mode}`) : undefined) ?? OPCODES.get(opcode);
 }
 

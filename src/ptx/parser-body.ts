@@ -8,8 +8,9 @@ import { apply, list_sc, opt_sc } from 'typescript-parsec';
 import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DirectiveStatement, Operand, Statement } from './ast.js';
 import { type PtxToken, TokenKind } from './lexer.js';
-import { codeOf, kind, punct, skipStatement, spanOf, tokenSpan, word, seq_sc, type P } from './parser-common.js';
+import { codeOf, integerValue, kind, punct, skipStatement, spanOf, tokenSpan, word, seq_sc, type P } from './parser-common.js';
 import { callPrototype, targetList, variableStatement } from './parser-declaration.js';
+import { fastInstruction } from './fast-instruction.js';
 import { instruction } from './parser-instruction.js';
 
 const DECLARATION_WORDS: ReadonlySet<string> = new Set([
@@ -63,7 +64,8 @@ export class Driver {
     let cur = t.next as PtxToken;
     while (cur.kind !== TokenKind.EOF && cur.rowBegin === t.rowBegin) {
       const span = tokenSpan(cur);
-      if (cur.kind === TokenKind.Integer) args.push({ kind: 'integer', value: BigInt(cur.text), span });
+      const value = cur.kind === TokenKind.Integer ? integerValue(cur.text) : undefined;
+      if (value !== undefined) args.push({ kind: 'integer', value, span });
       else if (cur.kind === TokenKind.Ident) args.push({ kind: 'symbol', name: cur.text, span });
       last = cur;
       cur = cur.next as PtxToken;
@@ -78,7 +80,8 @@ export class Driver {
     const body: Statement[] = [];
     let cur = t;
     while (cur.kind !== TokenKind.EOF && !(cur.kind === TokenKind.Punct && cur.text === '}')) {
-      cur = this.statement(cur, body);
+      const next = this.statement(cur, body);
+      cur = next === cur ? (cur.next as PtxToken) : next; // recovery must always make progress
     }
     return { body, next: cur };
   }
@@ -108,7 +111,7 @@ export class Driver {
       if (after.text === '.branchtargets' || after.text === '.calltargets') return this.run(targetList, t);
       return { value: { kind: 'label', name: t.text, span: { start: t.index, end: n.end } }, next: after };
     }
-    return this.run(instruction, t);
+    return fastInstruction(this.text, t) ?? this.run(instruction, t);
   }
 
   private scope(open: PtxToken, body: Statement[]): PtxToken {

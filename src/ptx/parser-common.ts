@@ -104,6 +104,22 @@ export function check<T, U>(p: P<T>, f: (value: T, first: PtxToken, next: PtxTok
   };
 }
 
+/**
+ * A hand-written fast path in front of a grammar rule: `fast` returns the value and the
+ * token after it, or undefined to let `slow` (the rule that defines the language and its
+ * error messages) parse the phrase. Used where typescript-parsec's per-step allocations
+ * dominate the parse time (see docs/BENCHMARKS.md).
+ */
+export function fastOr<T>(fast: (t: PtxToken) => { value: T; next: PtxToken } | undefined, slow: P<T>): P<T> {
+  return {
+    parse(token) {
+      const t = token as PtxToken | undefined;
+      const r = t ? fast(t) : undefined;
+      return r ? ok(t, r.next, r.value) : slow.parse(token);
+    },
+  };
+}
+
 /** The span from `first` up to (not including) `next`. */
 export function spanOf(first: Tok, next: Tok): Span {
   const f = first as PtxToken;

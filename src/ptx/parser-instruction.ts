@@ -75,17 +75,21 @@ function build([h, operands, semi]: [Head, Operand[], PtxToken]): Instruction | 
   return inst;
 }
 
-/** One instruction statement, including its `;`. */
 /** Is this the `call` form? The opcode follows an optional `@`, `!` and guard register. */
 function isCall(t: PtxToken): boolean {
   let cur: PtxToken | undefined = t;
-  for (let i = 0; i < 3 && cur && cur.kind !== TokenKind.Ident; i++) cur = cur.next;
-  return cur?.text === 'call';
+  if (cur.text === '@') {
+    cur = cur.next;
+    if (cur?.text === '!') cur = cur.next;
+    cur = cur?.next; // the guard register, `%p` or a plain name
+  }
+  return cur?.kind === TokenKind.Ident && cur.text === 'call';
 }
 
 const callForm = seq_sc(callHead, callOperands, punct(';'));
 const plainForm = seq_sc(head, operandList, punct(';'));
 
+/** One instruction statement, including its `;`. */
 export const instruction: P<Instruction> = check(
   predict((t) => (isCall(t) ? callForm : plainForm), 'an instruction'),
   (parts) => build(parts),

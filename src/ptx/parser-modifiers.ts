@@ -5,7 +5,7 @@
  * into `space` and `global` into the next group). Unknown words are rejected by name.
  */
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
-import type { Modifiers, SpaceRef, StateSpace } from './ast.js';
+import { SCALAR_TYPES, type Modifiers, type SpaceRef, type StateSpace } from './ast.js';
 import { BASE_OPCODES, groupAccepts, lookupOpcode, type ModifierField, type OpcodeRow } from './opcodes.js';
 import type { PtxToken } from './lexer.js';
 import { Reject } from './parser-common.js';
@@ -80,6 +80,16 @@ function place(m: Mutable, row: OpcodeRow, word: string): boolean | 'duplicate' 
   return 'duplicate';
 }
 
+const TYPE_WORDS: ReadonlySet<string> = new Set(SCALAR_TYPES);
+
+/** For a type word the row's type group does not list: the list it does accept, for the message. */
+function acceptedTypes(row: OpcodeRow, word: string): string | undefined {
+  if (!TYPE_WORDS.has(word)) return undefined;
+  const types = row.groups.find((g) => g.field === 'types');
+  if (!types) return `no type`;
+  return types.words.map((w) => `\`.${w}\``).join(' ');
+}
+
 export interface DecodedOpcode {
   readonly row: OpcodeRow;
   readonly modifiers: Modifiers;
@@ -103,6 +113,8 @@ export function decodeOpcode(opcode: PtxToken, mods: readonly PtxToken[]): Decod
     const tok = mods[i] as PtxToken;
     const placed = place(m, row, words[i] ?? '');
     if (placed === true) continue;
+    const accepted = placed === false ? acceptedTypes(row, words[i] ?? '') : undefined;
+    if (accepted) return new Reject(tok, `\`${row.name}\` does not accept type \`${tok.text}\`; it accepts ${accepted}`, DiagnosticCode.ParseBadModifier);
     const what = placed === 'duplicate' ? 'duplicate modifier' : 'unknown modifier';
     return new Reject(tok, `${what} \`${tok.text}\` for \`${row.name}\``, DiagnosticCode.ParseBadModifier);
   }

@@ -73,13 +73,14 @@ function startsFunction(t: PtxToken): boolean {
 /** Recovery after a bad function header: past the `;` of a prototype or the `}` closing the body. */
 function skipFunction(t: PtxToken): PtxToken {
   let depth = 0;
-  for (let cur = t; cur.kind !== TokenKind.EOF; cur = cur.next as PtxToken) {
+  let cur = t;
+  for (; cur.kind !== TokenKind.EOF; cur = cur.next as PtxToken) {
     if (cur.kind !== TokenKind.Punct) continue;
     if (cur.text === ';' && depth === 0) return cur.next as PtxToken;
     if (cur.text === '{') depth++;
     else if (cur.text === '}' && --depth <= 0) return cur.next as PtxToken;
   }
-  return t;
+  return cur; // the end of file: an unterminated body ends the module
 }
 
 type Parsed<T> = { value: T | undefined; next: PtxToken };
@@ -169,7 +170,8 @@ export function moduleOf(d: Driver, first: PtxToken): Module {
     }
     if (Array.isArray(r.value)) items.push(...r.value);
     else if (r.value) items.push(r.value);
-    t = r.next;
+    // Every item consumes at least one token, so recovery always makes progress.
+    t = r.next === t ? skipStatement(t) : r.next;
   }
   return {
     kind: 'module',

@@ -4,7 +4,7 @@
  * predicates, `%p|%q` pairs and constant expressions (C precedence, not folded except
  * for a minus sign on a literal, so `-1` is the integer -1).
  */
-import { alt_sc, apply, kmid, list_sc, lrec_sc, opt_sc, rep_sc, rule } from 'typescript-parsec';
+import { alt_sc, apply, kmid, kright, list_sc, lrec_sc, opt_sc, rep_sc, rule } from 'typescript-parsec';
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type {
   AddressOperand, ExpressionOperand, FloatOperand, IntegerOperand, Operand, RegisterOperand,
@@ -59,16 +59,31 @@ const specialWithComponent: P<SpecialRegisterOperand> = apply(seq_sc(vectorSpeci
   kind: 'special', name: t.text.slice(1), component: c.text.slice(1) as 'x' | 'y' | 'z', span: spanOf(first, next),
 }));
 
-/** `%r1`, or a special register without component (`%laneid`, `%envreg3`). */
-const plainRegister: P<RegisterOperand | SpecialRegisterOperand> = apply(registerToken, (t): RegisterOperand | SpecialRegisterOperand => {
+/** A register token as an operand: `%r1`, or a special register without component (`%laneid`, `%envreg3`). */
+export function classifyRegister(t: PtxToken): RegisterOperand | SpecialRegisterOperand {
   const name = t.text.slice(1);
   if (SCALAR_SPECIALS.has(name) || VECTOR_SPECIALS.has(name)) return { kind: 'special', name, span: tokenSpan(t) };
   const idx = indexedSpecial(name);
   if (idx) return { kind: 'special', name: idx[0], index: idx[1], span: tokenSpan(t) };
   return { kind: 'register', name: t.text, span: tokenSpan(t) };
-});
+}
+
+/** `%tid`, `%ctaid`, …: special registers that take a `.x/.y/.z` component. */
+export const isVectorSpecial = (registerText: string): boolean => VECTOR_SPECIALS.has(registerText.slice(1));
+
+const plainRegister: P<RegisterOperand | SpecialRegisterOperand> = apply(registerToken, classifyRegister);
 
 const registerOrSpecial = alt_sc(specialWithComponent, plainRegister);
+
+/** `.b0`..`.b3`, `.h0`, `.h1` and the SIMD lane forms (`.b3210`, `.h10`). */
+const SELECTOR = /^\.(b[0-7]{1,4}|h[0-3]{1,2})$/;
+const isSelector = (t: PtxToken | undefined): boolean => t?.kind === TokenKind.Dot && SELECTOR.test(t.text);
+
+/** `%r1.b2`: a video operand with its byte or half selector. */
+const selectedRegister: P<RegisterOperand> = apply(
+  seq_sc(registerToken, match(isSelector, 'a byte or half selector')),
+  ([r, sel], [first, next]) => ({ kind: 'register', name: r.text, selector: sel.text.slice(1), span: spanOf(first, next) }),
+);
 
 const sinkToken = match((t) => t.kind === TokenKind.Ident && t.text === '_', '`_`');
 export const sink: P<SinkOperand> = apply(sinkToken, (t) => ({ kind: 'sink', span: tokenSpan(t) }));
@@ -106,7 +121,7 @@ export const integerLiteral: P<IntegerOperand> = check(kind(TokenKind.Integer, '
   return { kind: 'integer', value, span: tokenSpan(t) };
 });
 
-const floatLiteral: P<FloatOperand> = check(kind(TokenKind.Float, 'a float'), (t) => {
+export const floatLiteral: P<FloatOperand> = check(kind(TokenKind.Float, 'a float'), (t) => {
   const f = floatBits(t.text);
   if (!f) return new Reject(t, `bad floating-point literal \`${t.text}\``, DiagnosticCode.ParseBadLiteral);
   return { kind: 'float', bits: f.bits, width: f.width, span: tokenSpan(t) };
@@ -169,6 +184,18 @@ const bitAnd = level(shift, ['&']);
 const bitXor = level(bitAnd, ['^']);
 expression.setPattern(level(bitXor, ['|']));
 
+/** `-%r1` (vmad's negated sources): a `neg` expression over the register. */
+const negatedRegister: P<Operand> = apply(
+  seq_sc(punct('-'), alt_sc(selectedRegister, register)),
+  ([, r], [first, next]) => ({ kind: 'expression', op: 'neg', args: [r], span: spanOf(first, next) }),
+);
+
+/** `a[3]`, `a[N-1]`: the address of an array element. */
+const arrayElement: P<Operand> = apply(
+  seq_sc(symbol, punct('['), expression, punct(']')),
+  ([a, , i], [first, next]) => ({ kind: 'expression', op: 'index', args: [a, i], span: spanOf(first, next) }),
+);
+
 // ---------------------------------------------------------------- addresses and vectors
 
 export const operand = rule<TokenKind, Operand>();
@@ -191,10 +218,12 @@ const address: P<AddressOperand | VectorOperand> = apply(
   },
 );
 
-/** `{a, b, _}` */
+/** `{a, b, _}`, and tex's `{a, b, c, d}|p`. */
 export const braceVector: P<VectorOperand> = apply(
-  seq_sc(punct('{'), opt_sc(list_sc(operand, punct(','))), punct('}')),
-  ([, elements], [first, next]) => ({ kind: 'vector', elements: elements ?? [], span: spanOf(first, next) }),
+  seq_sc(punct('{'), opt_sc(list_sc(operand, punct(','))), punct('}'), opt_sc(kright(punct('|'), registerLike))),
+  ([, elements, , p], [first, next]) => ({
+    kind: 'vector', elements: elements ?? [], ...(p ? { predicate: p } : {}), span: spanOf(first, next),
+  }),
 );
 
 /** `(a, b)`: call return and parameter lists. */
@@ -227,17 +256,20 @@ operand.setPattern(
         const n = t.next;
         if (n?.kind === TokenKind.Punct && n.text === '|') return registerOrPair;
         if (n?.kind === TokenKind.Dot && VECTOR_SPECIALS.has(t.text.slice(1))) return specialWithComponent;
+        if (isSelector(n)) return selectedRegister;
         return plainRegister;
       }
       case TokenKind.Punct:
         if (t.text === '[') return address;
         if (t.text === '{') return braceVector;
         if (t.text === '!' && t.next?.kind !== TokenKind.Integer) return negated;
+        if (t.text === '-' && t.next?.kind === TokenKind.Register) return negatedRegister;
         return expression;
       case TokenKind.Ident: {
         const n = t.next;
         if (t.text === '_') return registerOrPair;
         if (n?.kind === TokenKind.Punct && n.text === '|') return namedPair;
+        if (n?.kind === TokenKind.Punct && n.text === '[') return arrayElement;
         return endsOperand(n) ? simpleOperand : expression;
       }
       case TokenKind.Integer:

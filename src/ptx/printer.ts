@@ -15,7 +15,7 @@ const space = (s: SpaceRef): string => (s.qualifier ? `${s.space}::${s.qualifier
 export function printOperand(o: Operand): string {
   switch (o.kind) {
     case 'register':
-      return o.name;
+      return o.selector ? `${o.name}.${o.selector}` : o.name;
     case 'special':
       return `%${o.name}${o.index ?? ''}${o.component ? '.' + o.component : ''}`;
     case 'integer':
@@ -32,7 +32,7 @@ export function printOperand(o: Operand): string {
       const inner = o.elements.map(printOperand).join(', ');
       const last = o.elements[o.elements.length - 1];
       if (last?.kind === 'vector') return `[${printBracketHead(o.elements[0])}${inner.slice(inner.indexOf(','))}]`;
-      return `{${inner}}`;
+      return o.predicate ? `{${inner}}|${o.predicate.name}` : `{${inner}}`;
     }
     case 'sink':
       return '_';
@@ -55,7 +55,8 @@ function printBracketHead(o: Operand | undefined): string {
 function printExpression(op: string, args: readonly Operand[]): string {
   const [a, b] = args.map(printOperand);
   if (op === 'generic') return `generic(${a})`;
-  if (op === 'neg') return `-(${a})`;
+  if (op === 'index') return `${a}[${b}]`;
+  if (op === 'neg') return args[0]?.kind === 'register' ? `-${a}` : `-(${a})`;
   if (args.length === 1) return `${op}(${a})`;
   return `(${a} ${op} ${b})`;
 }
@@ -129,7 +130,7 @@ export function printVariable(v: VariableDeclaration): string {
   words.push('.' + space(v.space));
   if (v.align !== undefined) words.push(`.align ${v.align}`);
   if (v.vector) words.push(`.v${v.vector}`);
-  words.push('.' + v.type);
+  words.push('.' + (v.opaque ?? v.type));
   if (v.pointer) {
     words.push('.ptr');
     if (v.pointer.space) words.push('.' + v.pointer.space);
@@ -139,6 +140,7 @@ export function printVariable(v: VariableDeclaration): string {
   if (v.parameterizedCount !== undefined) name += `<${v.parameterizedCount}>`;
   for (const d of v.arrayDims ?? []) name += `[${d ?? ''}]`;
   if (v.initializer) name += ` = ${printInitializer(v.initializer)}`;
+  if (v.fields) name += ` = { ${v.fields.map((f) => `${f.name} = ${f.value}`).join(', ')} }`;
   return `${words.join(' ')} ${name}`;
 }
 

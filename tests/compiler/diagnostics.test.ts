@@ -28,10 +28,10 @@ function errorOf(src: string): PtxError {
 
 describe('compile diagnostics', () => {
   it('names an unsupported instruction with its line, column and a code frame', () => {
-    const e = errorOf(kernel('  shfl.sync.down.b32 %r1, %r2, 1, 31, -1;'));
+    const e = errorOf(kernel('  suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];'));
     expect(e.diagnostics.length).toBeGreaterThan(0);
-    expect(e.message).toMatch(/^bad\.ptx:9:\d+: error\[L00[12]\]: .*shfl/m);
-    expect(e.message).toContain('9 |   shfl.sync.down.b32 %r1, %r2, 1, 31, -1;');
+    expect(e.message).toMatch(/^bad\.ptx:9:\d+: error\[L00[12]\]: .*suld/m);
+    expect(e.message).toContain('9 |   suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];');
     expect(e.message).toMatch(/\|\s+\^+/);
   });
 

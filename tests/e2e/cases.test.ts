@@ -53,7 +53,7 @@ describe('e2e cases', () => {
           const t = types[j];
           if (isNumArray(a)) expect(t, `arg ${j}`).toBe('u64');
           else if (typeof a === 'bigint') expect(['u64', 's64', 'b64'], `arg ${j}`).toContain(t);
-          else expect(['u32', 's32', 'b32', 'f32'], `arg ${j}`).toContain(t);
+          else expect(['u32', 's32', 'b32', 'f32', 'f64'], `arg ${j}`).toContain(t);
         });
       });
 

@@ -125,7 +125,7 @@ describe('decoded modifiers and operands', () => {
     ['shfl.sync.down.b32 %r1, %r2, 16, 31, -1;', { modifiers: { sync: true, shfl: 'down', types: ['b32'] } }],
     ['ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];', { modifiers: { cache: 'nc', vector: 4 } }],
     ['st.shared::cta.b32 [%rd1], %r1;', { modifiers: { space: { space: 'shared', qualifier: 'cta' } } }],
-    ['cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4;', { opcode: 'cvt', modifiers: { mode: 'pack', sat: true, types: ['u8', 's32', 'b32'] } }],
+    ['cvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4;', { opcode: 'cvt.pack', modifiers: { sat: true, types: ['u8', 's32', 'b32'] } }],
     ['cp.async.wait_group 0;', { opcode: 'cp', modifiers: { mode: 'async.wait_group' } }],
     ['min.NaN.f32 %f1, %f2, %f3;', { modifiers: { nan: true } }],
     ['ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%rd1];', { modifiers: { shape: 'm8n8', count: 4, trans: true } }],

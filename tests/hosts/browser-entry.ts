@@ -17,16 +17,7 @@ export async function runAll(opts: { filter?: string; log?: (line: string) => vo
     kernels,
     runPtx: runPtx as unknown as RunPtx,
     gpu,
-    // Chromium's WebGPU here is SwiftShader, whose fma() is not fused: sgemm's 16 exact-fma
-    // emulations (shaders/fma32.wgsl) take SwiftShader minutes and gigabytes to compile.
-    // Lavapipe runs these cases under Node and Deno. Open work: a smaller exact fma.
-    ...(isChromium() ? { skip: { 'sgemm_tiled/': 'SwiftShader cannot compile 16 inlined exact-fma emulations in reasonable time (see tests/hosts/browser-entry.ts)' } } : {}),
     ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
     ...(opts.log !== undefined ? { log: opts.log } : {}),
   });
-}
-
-function isChromium(): boolean {
-  const ua = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? '';
-  return ua.includes('Chrome');
 }

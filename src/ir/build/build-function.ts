@@ -253,10 +253,12 @@ function translateTerminator(
   // ret / exit / trap
   if (!inst.guard) {
     fn.block(from).term = inst.opcode === 'trap' ? { op: 'trap', span } : { op: 'return', values: [], span };
+    if (inst.opcode === 'exit') fn.exits.add(from);
     return;
   }
   const cond = cx.read(inst.guard.register, T.pred);
   const out = { block: exitBlock(), args: [] as ValueId[] };
+  if (inst.opcode === 'exit') fn.exits.add(out.block);
   const eNext = next ? edge(from, next.id) : undefined;
   const cont = eNext ? { block: eNext.to, args: eNext.args } : { block: exitBlock(), args: [] };
   fn.block(from).term = inst.guard.negated

@@ -1,7 +1,11 @@
 /**
  * AST module -> IR module: lays out kernel parameters as PTX's `.param` space does,
  * collects variables that live in memory windows (shared, local, const, global) with
- * their sizes and initial bytes, and builds each function's SSA body.
+ * their sizes and initial bytes, and builds each function's SSA body: the kernels (all, or
+ * `only`) and every `.func` with a body, which lowering/inline-calls.ts inlines at its calls.
+ * `.param` variables of `.func`s and of call sequences live in the local window under
+ * module-unique names (scoped-symbols.ts), so a call passes its arguments through memory
+ * that the inliner then shares between caller and callee.
  */
 import type * as Ast from '../../ptx/ast.js';
 import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -12,6 +16,7 @@ import { buildFunction } from './build-function.js';
 import type { ModuleSymbols } from './context.js';
 import { sizeOf } from './ptx-types.js';
 import { initialBytes } from './initializers.js';
+import { renameFunctionSymbols } from './scoped-symbols.js';
 
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
   const variables: MemoryVariable[] = [];
@@ -20,21 +25,51 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics);
   }
   const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
+  const reachable = calledFunctions(ast, only);
   for (const item of ast.items) {
-    // Device functions are built when calls are lowered (issue: calls); entries only for now.
-    if (item.kind !== 'function' || !item.body || !item.isEntry) continue;
-    if (only !== undefined && item.name !== only) continue;
+    if (item.kind !== 'function' || !item.body) continue;
+    if (item.isEntry && only !== undefined && item.name !== only) continue;
+    if (!item.isEntry && !reachable.has(item.name)) continue;
+    const renamed = renameFunctionSymbols(item);
     const fnSpaces = new Map(spaces);
-    collectFunctionVariables(item.body, variables, fnSpaces, diagnostics);
+    for (const p of [...renamed.returns, ...renamed.params]) addVariable({ ...p, space: { ...p.space, space: 'local' } }, variables, fnSpaces, diagnostics);
+    collectFunctionVariables(renamed.body, variables, fnSpaces, diagnostics);
     const params = item.isEntry ? layoutParams(item.params) : [];
     const symbols: ModuleSymbols = {
       addressSize: ast.addressSize,
       kernelParams: new Map(params.map((p, i) => [p.name, i])),
       variables: fnSpaces,
     };
-    module.functions.push(buildFunction(item, params, symbols, diagnostics));
+    const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
+    if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };
+    module.functions.push(fn);
   }
   return module;
+}
+
+/**
+ * The `.func`s the built kernels call, directly or not: only those are built, so a module's
+ * unused device functions cannot make its kernels fail to compile.
+ */
+function calledFunctions(ast: Ast.Module, only: string | undefined): Set<string> {
+  const bodies = new Map<string, readonly Ast.Statement[]>();
+  for (const item of ast.items) if (item.kind === 'function' && item.body) bodies.set(item.name, item.body);
+  const seen = new Set<string>();
+  const visit = (body: readonly Ast.Statement[]): void => {
+    for (const st of body) {
+      if (st.kind === 'scope') { visit(st.body); continue; }
+      if (st.kind !== 'instruction' || st.opcode !== 'call') continue;
+      const callee = st.operands.find((o) => o.kind !== 'vector');
+      if (callee?.kind !== 'symbol' || seen.has(callee.name)) continue;
+      seen.add(callee.name);
+      const b = bodies.get(callee.name);
+      if (b) visit(b);
+    }
+  };
+  for (const item of ast.items) {
+    if (item.kind === 'function' && item.isEntry && item.body && (only === undefined || item.name === only)) visit(item.body);
+  }
+  return seen;
 }
 
 /** PTX `.param` layout: each parameter at the next multiple of its alignment. */
@@ -60,7 +95,8 @@ export function alignTo(n: number, a: number): number {
 
 function collectFunctionVariables(body: readonly Ast.Statement[], out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[]): void {
   for (const st of body) {
-    if (st.kind === 'variable' && st.space.space !== 'reg' && st.space.space !== 'param') addVariable(st, out, spaces, diags);
+    if (st.kind === 'variable' && st.space.space === 'param') addVariable({ ...st, space: { ...st.space, space: 'local' } }, out, spaces, diags);
+    else if (st.kind === 'variable' && st.space.space !== 'reg') addVariable(st, out, spaces, diags);
     else if (st.kind === 'scope') collectFunctionVariables(st.body, out, spaces, diags);
   }
 }

@@ -7,10 +7,11 @@ import type { ValueId } from '../entities.js';
 import type { FloatCompare, IntCompare, MemorySpace } from '../inst.js';
 import * as T from '../types.js';
 import type { BuildContext } from './context.js';
+import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
-import { irTypeOf, isFloatType, isSigned } from './ptx-types.js';
-import { rounding } from './handlers-float.js';
+import { isFloatType, isSigned } from './ptx-types.js';
+import { irTypeOf, packLanes, packedLane, rounding } from './handlers-float.js';
 
 function intCompare(op: Ast.CompareOp, signed: boolean): IntCompare | undefined {
   switch (op) {
@@ -31,6 +32,7 @@ function intCompare(op: Ast.CompareOp, signed: boolean): IntCompare | undefined 
 /** The compare of setp/set: a predicate, from integer or float operands. */
 function compare(cx: BuildContext, inst: Ast.Instruction, typeIndex: number): ValueId {
   const pt = typeOf(inst, typeIndex);
+  if (packedLane(pt)) return cx.fail(DiagnosticCode.LowerUnsupportedFeature, `${inst.opcode} on .${pt} is not supported yet`, inst.span, T.pred);
   const t = irTypeOf(pt);
   const signed = isSigned(pt);
   const a = cx.read(operand(inst, 1), t, signed);
@@ -69,7 +71,8 @@ const setp: Handler = (cx, inst) => {
 const set: Handler = (cx, inst) => {
   const [p] = combine(cx, inst, compare(cx, inst, 1), 3);
   const dt = irTypeOf(typeOf(inst, 0));
-  const one = dt.kind === 'float' ? cx.constant(dt, dt.bits === 32 ? 0x3f800000n : 0x3ff0000000000000n, inst.span) : cx.constant(dt, -1n, inst.span);
+  const oneBits = dt.kind !== 'float' ? -1n : dt.bits === 32 ? 0x3f800000n : dt.bits === 64 ? 0x3ff0000000000000n : dt.format === 'bf16' ? 0x3f80n : 0x3c00n;
+  const one = cx.constant(dt, oneBits, inst.span);
   cx.write(operand(inst, 0), cx.emit({ op: 'select', type: dt, cond: p, a: one, b: cx.constant(dt, 0n, inst.span) }, inst.span));
 };
 
@@ -79,6 +82,21 @@ const selp: Handler = (cx, inst) => {
   const b = cx.read(operand(inst, 2), t);
   const c = cx.read(operand(inst, 3), T.pred);
   cx.write(operand(inst, 0), cx.emit({ op: 'select', type: t, cond: c, a, b }, inst.span));
+};
+
+/** `slct.dtype.ctype d, a, b, c`: a when c >= 0 (-0 included; a NaN c selects b). */
+const slct: Handler = (cx, inst) => {
+  const t = irTypeOf(typeOf(inst, 0));
+  const ct = typeOf(inst, 1);
+  const cIr = irTypeOf(ct);
+  const a = cx.read(operand(inst, 1), t);
+  const b = cx.read(operand(inst, 2), t);
+  const c = cx.read(operand(inst, 3), cIr, true);
+  const zero = cx.constant(cIr, 0n, inst.span);
+  const ge = isFloatType(ct)
+    ? cx.emit({ op: 'fcmp', type: T.pred, cond: 'ge', a: c, b: zero, ftz: !!inst.modifiers.ftz }, inst.span)
+    : cx.emit({ op: 'icmp', type: T.pred, cond: 'sge', a: c, b: zero }, inst.span);
+  cx.write(operand(inst, 0), cx.emit({ op: 'select', type: t, cond: ge, a, b }, inst.span));
 };
 
 /** `mov`, including packing `{lo, hi}` into a wider register and unpacking it again. */
@@ -111,14 +129,30 @@ const cvt: Handler = (cx, inst) => {
   const st = typeOf(inst, 1);
   const dIr = irTypeOf(dt);
   const sIr = irTypeOf(st);
-  const v = cx.read(operand(inst, 1), sIr, isSigned(st));
   const m = inst.modifiers;
+  const exotic = (t: Ast.ScalarType): boolean => /^(e\d|ue|tf32|[su][24]$|b1$)/.test(t);
+  if (exotic(dt) || exotic(st) || m.rounding === 'rna' || m.rounding === 'rs') {
+    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt.${dt}.${st}${m.rounding ? ` .${m.rounding}` : ''}: fp8/fp6/fp4/tf32 and .rna/.rs conversions are not supported yet`, inst.span, dIr));
+    return;
+  }
+  const lane = packedLane(dt);
+  const extra = { ...(m.relu ? { relu: true } : {}), ...(m.satfinite ? { satfinite: true } : {}) };
+  if (lane) {
+    // cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a converted into the high half, b the low
+    const one = (k: number): ValueId => cx.emit({
+      op: 'convert', type: lane, value: cx.read(operand(inst, k), sIr), fromSigned: false, toSigned: false, rounding: rounding(inst), sat: false, ftz: false, ...extra,
+    }, inst.span);
+    const hi = one(1);
+    cx.write(operand(inst, 0), packLanes(cx, one(2), hi, inst.span));
+    return;
+  }
+  const v = cx.read(operand(inst, 1), sIr, isSigned(st));
   let r: ValueId;
   if (!isFloatType(dt) && !isFloatType(st)) {
     r = m.sat ? saturateInt(cx, v, st, dt, inst) : resizeInt(cx, v, dIr as T.IntType, isSigned(st), inst);
   } else {
     const rnd = m.rounding === 'rni' || m.rounding === 'rzi' || m.rounding === 'rmi' || m.rounding === 'rpi' ? m.rounding : rounding(inst);
-    r = cx.emit({ op: 'convert', type: dIr, value: v, fromSigned: isSigned(st), toSigned: isSigned(dt), rounding: rnd, sat: !!m.sat, ftz: !!m.ftz }, inst.span);
+    r = cx.emit({ op: 'convert', type: dIr, value: v, fromSigned: isSigned(st), toSigned: isSigned(dt), rounding: rnd, sat: !!m.sat, ftz: !!m.ftz, ...extra }, inst.span);
   }
   cx.write(operand(inst, 0), r, isSigned(dt));
 };
@@ -161,4 +195,4 @@ const cvta: Handler = (cx, inst) => {
   cx.write(operand(inst, 0), cx.emit({ op: 'cvta', type: t, value: v, space, toGeneric: !inst.modifiers.to }, inst.span));
 };
 
-export const DATA_HANDLERS: Readonly<Record<string, Handler>> = { setp, set, selp, mov, cvt, cvta };
+export const DATA_HANDLERS: Readonly<Record<string, Handler>> = { setp, set, selp, slct, mov, cvt, cvta };

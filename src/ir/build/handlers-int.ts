@@ -6,6 +6,9 @@
 import type * as Ast from '../../ptx/ast.js';
 import type { ValueId } from '../entities.js';
 import type { IntBinaryOp, IntUnaryOp } from '../inst.js';
+import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
+import { BITS_HANDLERS } from './handlers-bits.js';
+import { CARRY_HANDLERS, withCarry } from './handlers-carry.js';
 import * as T from '../types.js';
 import type { BuildContext } from './context.js';
 import { irTypeOf, isSigned } from './ptx-types.js';
@@ -21,11 +24,19 @@ function binary(kind: (signed: boolean) => IntBinaryOp): Handler {
     const b = cx.read(operand(inst, 2), t, signed);
     let r = cx.emit({ op: 'ibinary', kind: kind(signed), type: t, a, b }, inst.span);
     if (inst.modifiers.sat && pt === 's32') r = saturateAddSub(cx, inst, a, b, r);
+    if (inst.operands.length === 4) {
+      // three-input min/max
+      const c = cx.read(operand(inst, 3), t, signed);
+      r = cx.emit({ op: 'ibinary', kind: kind(signed), type: t, a: r, b: c }, inst.span);
+    }
+    if (inst.modifiers.relu && (inst.opcode === 'min' || inst.opcode === 'max')) {
+      r = cx.emit({ op: 'ibinary', kind: 'max_s', type: t, a: r, b: cx.constant(t, 0n, inst.span) }, inst.span);
+    }
     cx.write(operand(inst, 0), r, signed);
   };
 }
 
-/** `add.sat.s32` / `sub.sat.s32`: clamp on signed overflow, detected from the operand and result signs. */
+/** `add.sat.s32` / `sub.sat.s32` / `mad.hi.sat.s32`: clamp on signed overflow, detected from the operand and result signs. */
 function saturateAddSub(cx: BuildContext, inst: Ast.Instruction, a: ValueId, b: ValueId, r: ValueId): ValueId {
   const s = inst.span;
   const zero = cx.constant(T.i32, 0n, s);
@@ -50,6 +61,10 @@ function mulLike(withAddend: boolean): Handler {
     const mode = inst.modifiers.mulMode ?? 'lo';
     let r: ValueId;
     let rt: T.IntType = t;
+    if (mode === 'wide' && t.bits > 32) {
+      cx.fail(DiagnosticCode.SemaTypeMismatch, `${inst.opcode}.wide is defined for 16- and 32-bit types only`, inst.span, t);
+      return;
+    }
     if (mode === 'wide') {
       rt = T.int((t.bits * 2) as T.IntBits);
       r = cx.emit({ op: 'mul_wide', type: rt, signed, a, b }, inst.span);
@@ -59,11 +74,53 @@ function mulLike(withAddend: boolean): Handler {
     }
     if (withAddend) {
       const c = cx.read(operand(inst, 3), rt, signed);
-      r = cx.emit({ op: 'ibinary', kind: 'add', type: rt, a: r, b: c }, inst.span);
+      const sum = cx.emit({ op: 'ibinary', kind: 'add', type: rt, a: r, b: c }, inst.span);
+      r = inst.modifiers.sat && pt === 's32' && mode === 'hi' ? saturateAddSub(cx, inst, r, c, sum) : sum;
     }
     cx.write(operand(inst, 0), r, signed);
   };
 }
+
+/** mul24/mad24: the 48-bit product of the low 24 bits (sign-extended for .s32); .hi is bits 47..16. */
+function mul24(withAddend: boolean): Handler {
+  return (cx, inst) => {
+    const s = inst.span;
+    const signed = isSigned(typeOf(inst));
+    const low24 = (v: ValueId): ValueId => signed
+      ? cx.emit({ op: 'ibinary', kind: 'shr_s', type: T.i32, a: cx.emit({ op: 'ibinary', kind: 'shl', type: T.i32, a: v, b: cx.constant(T.i32, 8n, s) }, s), b: cx.constant(T.i32, 8n, s) }, s)
+      : cx.emit({ op: 'ibinary', kind: 'and', type: T.i32, a: v, b: cx.constant(T.i32, 0xffffffn, s) }, s);
+    const a = low24(cx.read(operand(inst, 1), T.i32, signed));
+    const b = low24(cx.read(operand(inst, 2), T.i32, signed));
+    let r: ValueId;
+    if (inst.modifiers.mulMode === 'hi') {
+      const wide = cx.emit({ op: 'mul_wide', type: T.i64, signed, a, b }, s);
+      const shifted = cx.emit({ op: 'ibinary', kind: 'shr_u', type: T.i64, a: wide, b: cx.constant(T.i32, 16n, s) }, s);
+      r = cx.emit({ op: 'truncate', type: T.i32, value: shifted }, s);
+    } else {
+      r = cx.emit({ op: 'ibinary', kind: 'mul', type: T.i32, a, b }, s);
+    }
+    if (withAddend) {
+      const c = cx.read(operand(inst, 3), T.i32, signed);
+      const sum = cx.emit({ op: 'ibinary', kind: 'add', type: T.i32, a: r, b: c }, s);
+      r = inst.modifiers.sat && signed && inst.modifiers.mulMode === 'hi' ? saturateAddSub(cx, inst, r, c, sum) : sum;
+    }
+    cx.write(operand(inst, 0), r, signed);
+  };
+}
+
+/** sad: c + |a - b|, the difference taken in the instruction's signedness. */
+const sad: Handler = (cx, inst) => {
+  const s = inst.span;
+  const pt = typeOf(inst);
+  const t = irTypeOf(pt);
+  const signed = isSigned(pt);
+  const [a, b, c] = [1, 2, 3].map((k) => cx.read(operand(inst, k), t, signed)) as [ValueId, ValueId, ValueId];
+  const lt = cx.emit({ op: 'icmp', type: T.pred, cond: signed ? 'slt' : 'ult', a, b }, s);
+  const ab = cx.emit({ op: 'ibinary', kind: 'sub', type: t, a, b }, s);
+  const ba = cx.emit({ op: 'ibinary', kind: 'sub', type: t, a: b, b: a }, s);
+  const diff = cx.emit({ op: 'select', type: t, cond: lt, a: ba, b: ab }, s);
+  cx.write(operand(inst, 0), cx.emit({ op: 'ibinary', kind: 'add', type: t, a: diff, b: c }, s), signed);
+};
 
 function unary(kind: IntUnaryOp, resultIs32 = false): Handler {
   return (cx, inst) => {
@@ -93,10 +150,13 @@ const cnot: Handler = (cx, inst) => {
 };
 
 export const INT_HANDLERS: Readonly<Record<string, Handler>> = {
-  add: binary(() => 'add'),
-  sub: binary(() => 'sub'),
+  add: withCarry(binary(() => 'add')),
+  sub: withCarry(binary(() => 'sub')),
   mul: mulLike(false),
-  mad: mulLike(true),
+  mad: withCarry(mulLike(true)),
+  mul24: mul24(false),
+  mad24: mul24(true),
+  sad,
   div: binary((s) => (s ? 'div_s' : 'div_u')),
   rem: binary((s) => (s ? 'rem_s' : 'rem_u')),
   min: binary((s) => (s ? 'min_s' : 'min_u')),
@@ -113,4 +173,6 @@ export const INT_HANDLERS: Readonly<Record<string, Handler>> = {
   shl: shift,
   shr: shift,
   cnot,
+  ...BITS_HANDLERS,
+  ...CARRY_HANDLERS,
 };

@@ -1,7 +1,8 @@
 /**
  * Memory and synchronisation instructions: ld/ldu/st (scalar and vector), kernel
- * parameter reads, atom/red, bar/barrier, membar/fence, and the cache hints that are
- * no-ops on WebGPU (prefetch, applypriority, discard).
+ * parameter reads, `.param` variables of calls (local memory), call, isspacep, atom/red,
+ * bar/barrier, membar/fence, and the cache hints that are no-ops on WebGPU (prefetch,
+ * applypriority, discard).
  */
 import type * as Ast from '../../ptx/ast.js';
 import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
@@ -57,19 +58,45 @@ function loadKernelParam(cx: BuildContext, inst: Ast.Instruction): boolean {
 
 const ld: Handler = (cx, inst) => {
   const space = spaceOf(inst);
-  if (space === 'param') {
-    if (!loadKernelParam(cx, inst)) unsupportedParam(cx, inst);
-    return;
-  }
+  if (space === 'param' && loadKernelParam(cx, inst)) return;
+  if (space === 'param' && !isParamVariable(cx, operand(inst, 1))) { unsupportedParam(cx, inst); return; }
   const dst = operand(inst, 0);
   const type = accessType(inst, elementCount(dst, inst));
-  const address = cx.address(operand(inst, 1), space);
-  writeLoaded(cx, inst, dst, cx.emit({ op: 'load', type, space, address, region: null }, inst.span));
+  const memSpace = space === 'param' ? 'local' : space;
+  const address = cx.address(operand(inst, 1), memSpace);
+  writeLoaded(cx, inst, dst, cx.emit({ op: 'load', type, space: memSpace, address, region: null }, inst.span));
+};
+
+/** `.param` variables of `.func`s and call sequences live in the local window (build-module.ts). */
+function isParamVariable(cx: BuildContext, op: Ast.Operand): boolean {
+  return op.kind === 'address' && op.base.kind === 'symbol' && cx.symbols.variables.get(op.base.name) === 'local';
+}
+
+/**
+ * `call` of a `.func` by name: the argument and return lists name `.param` variables, passed
+ * as their addresses; lowering/inline-calls.ts replaces the call with the callee's body.
+ * Indirect calls (through a register, with a `.callprototype`) are not supported.
+ */
+const call: Handler = (cx, inst) => {
+  const calleeAt = inst.operands.findIndex((o) => o.kind !== 'vector');
+  const callee = inst.operands[calleeAt];
+  if (!callee || callee.kind !== 'symbol' || cx.symbols.variables.has(callee.name)) {
+    cx.diagnostics.push({
+      code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: callee?.span ?? inst.span,
+      message: 'indirect calls (`call` through a register with a `.callprototype`) are not supported: WGSL has no function pointers',
+    });
+    return;
+  }
+  const list = (op: Ast.Operand | undefined): ValueId[] => (op?.kind === 'vector' ? op.elements.map((e) => cx.read(e, cx.symbols.addressSize === 64 ? T.i64 : T.i32)) : []);
+  const returns = calleeAt > 0 ? list(inst.operands[calleeAt - 1]) : [];
+  const args = list(inst.operands[calleeAt + 1]);
+  cx.effect({ op: 'call', type: T.i32, callee: callee.name, args, returns }, inst.span);
 };
 
 const st: Handler = (cx, inst) => {
-  const space = spaceOf(inst);
-  if (space === 'param') { unsupportedParam(cx, inst); return; }
+  const declared = spaceOf(inst);
+  if (declared === 'param' && !isParamVariable(cx, operand(inst, 0))) { unsupportedParam(cx, inst); return; }
+  const space = declared === 'param' ? 'local' : declared;
   const src = operand(inst, 1);
   const count = elementCount(src, inst);
   const et = irTypeOf(typeOf(inst));
@@ -83,7 +110,7 @@ const st: Handler = (cx, inst) => {
 function unsupportedParam(cx: BuildContext, inst: Ast.Instruction): void {
   cx.diagnostics.push({
     code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: inst.span,
-    message: `\`${inst.opcode}.param\` outside an entry's own parameters (device-function calls) is not supported yet`,
+    message: `\`${inst.opcode}.param\` through an address that is not a \`.param\` variable is not supported`,
   });
 }
 
@@ -95,40 +122,93 @@ function atomic(hasResult: boolean): Handler {
     const m = inst.modifiers;
     const first = hasResult ? 1 : 0;
     const address = cx.address(operand(inst, first), space === 'param' ? 'generic' : space);
-    const value = cx.read(operand(inst, first + 1), t, isSigned(pt));
-    const compare = m.atomicOp === 'cas' ? cx.read(operand(inst, first + 2), t) : null;
+    // `atom.cas d, [a], b, c` stores c where the old value equals b
+    const cas = m.atomicOp === 'cas';
+    const compare = cas ? cx.read(operand(inst, first + 1), t) : null;
+    const value = cx.read(operand(inst, cas ? first + 2 : first + 1), t, isSigned(pt));
     const [old] = cx.fn.append(cx.block, {
       op: 'atomic', type: t, kind: m.atomicOp ?? 'add', signed: isSigned(pt), isFloat: isFloatType(pt),
       space: space === 'param' ? 'generic' : space, address, region: null, value, compare,
       semantics: m.semantics ?? null, scope: m.scope ?? null,
+      half: pt === 'f16' || pt === 'bf16' || pt === 'f16x2' || pt === 'bf16x2' ? pt : null,
     }, inst.span, [t]);
     if (hasResult && old !== undefined) cx.write(operand(inst, 0), old, isSigned(pt));
   };
 }
 
+/**
+ * `bar{.cta}.sync|arrive a{, b}`, `barrier{.cta}.sync{.aligned} a{, b}` and
+ * `bar{.cta}.red.popc.u32 d, a{, b}, {!}c` / `bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c`:
+ * barrier id `a`, optional thread count `b` (lowering/wgsl/emit-barrier.ts).
+ */
 const bar: Handler = (cx, inst) => {
   const m = inst.modifiers;
   if (m.mode === 'warp' || m.extra?.includes('warp')) return; // bar.warp.sync: see warp lowering
   const kind = m.barrier ?? 'sync';
+  const aligned = !!m.aligned || inst.opcode === 'bar';
   if (kind === 'red') {
-    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', span: inst.opcodeSpan, message: '`bar.red` is not supported yet' });
+    const op = m.boolOp;
+    const n = inst.operands.length;
+    if ((op !== 'popc' && op !== 'and' && op !== 'or') || n < 3) {
+      cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', span: inst.opcodeSpan, message: '`bar.red` needs .popc, .and or .or, a destination, a barrier and a predicate' });
+      return;
+    }
+    const id = cx.read(operand(inst, 1), T.i32);
+    const count = n === 4 ? cx.read(operand(inst, 2), T.i32) : null;
+    const pred = cx.read(operand(inst, n - 1), T.pred);
+    const type = op === 'popc' ? T.i32 : T.pred;
+    const [d] = cx.fn.append(cx.block, { op: 'barrier', type, kind, id, count, aligned, reduce: op, pred, active: null }, inst.span, [type]);
+    if (d !== undefined) cx.write(operand(inst, 0), d, false);
     return;
   }
   const id = inst.operands[0] ? cx.read(operand(inst, 0), T.i32) : null;
   const count = inst.operands[1] ? cx.read(operand(inst, 1), T.i32) : null;
-  cx.effect({ op: 'barrier', type: T.i32, kind, id, count, aligned: !!m.aligned || inst.opcode === 'bar', reduce: null }, inst.span);
+  cx.effect({ op: 'barrier', type: T.i32, kind, id, count, aligned, reduce: null, pred: null, active: null }, inst.span);
 };
 
 const fence: Handler = (cx, inst) => {
   cx.effect({ op: 'fence', type: T.i32, scope: inst.modifiers.scope ?? 'gpu' }, inst.span);
 };
 
+/**
+ * `isspacep.space p, a`: a generic address is in a window space exactly when converting it to
+ * that space and back gives it again (address-spaces.ts makes cvta keep the offset and set the
+ * space's tag); it is global when it is in none of them. Generic addresses of `.param` never
+ * exist here, so `isspacep.param` is false.
+ */
+const isspacep: Handler = (cx, inst) => {
+  const s = inst.span;
+  if (cx.symbols.addressSize === 32) {
+    // 32-bit generic addresses carry no space tag here, so the answer would be a guess.
+    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: inst.opcodeSpan, message: '`isspacep` with `.address_size 32` is not supported' });
+    return;
+  }
+  const t = cx.symbols.addressSize === 64 ? T.i64 : T.i32;
+  const a = cx.read(operand(inst, 1), t);
+  const inSpace = (space: 'shared' | 'local' | 'const'): ValueId => {
+    const window = cx.emit({ op: 'cvta', type: t, value: a, space, toGeneric: false }, s);
+    const back = cx.emit({ op: 'cvta', type: t, value: window, space, toGeneric: true }, s);
+    return cx.emit({ op: 'icmp', type: T.pred, cond: 'eq', a: back, b: a }, s);
+  };
+  const space = inst.modifiers.space?.space;
+  let p: ValueId;
+  if (space === 'shared' || space === 'local' || space === 'const') p = inSpace(space);
+  else if (space === 'global') {
+    const any = (['shared', 'local', 'const'] as const).map(inSpace).reduce((x, y) => cx.emit({ op: 'ibinary', kind: 'or', type: T.pred, a: x, b: y }, s));
+    p = cx.emit({ op: 'iunary', kind: 'not', type: T.pred, value: any }, s);
+  } else p = cx.constant(T.pred, 0n, s);
+  cx.write(operand(inst, 0), p);
+};
+
 const noop: Handler = () => {};
 
+/** `createpolicy`: an opaque cache policy, consumed only by `.L2::cache_hint` operands, which have no WebGPU meaning. */
+const createpolicy: Handler = (cx, inst) => { cx.write(operand(inst, 0), cx.constant(T.i64, 0n, inst.span)); };
+
 export const MEMORY_HANDLERS: Readonly<Record<string, Handler>> = {
-  ld, ldu: ld, st,
+  ld, ldu: ld, st, call, isspacep,
   atom: atomic(true), red: atomic(false),
   bar, barrier: bar,
   membar: fence, fence,
-  prefetch: noop, prefetchu: noop, applypriority: noop, discard: noop,
+  prefetch: noop, prefetchu: noop, applypriority: noop, discard: noop, createpolicy,
 };

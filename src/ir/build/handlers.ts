@@ -7,6 +7,7 @@ import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
 import { MEMORY_HANDLERS } from './handlers-memory.js';
+import { WARP_HANDLERS, warpSync } from './handlers-warp.js';
 
 function byType(intHandler: Handler | undefined, floatHandler: Handler | undefined): Handler | undefined {
   if (!intHandler) return floatHandler;
@@ -21,8 +22,15 @@ for (const name of names) {
   if (h) arithmetic[name] = h;
 }
 
+/** `bar.warp.sync` is the `bar` row with the fixed word `warp`: a warp operation. */
+function withWarpSync(bar: Handler | undefined): Handler {
+  return (cx, inst) => (inst.modifiers.mode === 'warp' ? warpSync(cx, inst) : bar?.(cx, inst));
+}
+
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...arithmetic,
   ...DATA_HANDLERS,
   ...MEMORY_HANDLERS,
+  ...WARP_HANDLERS,
+  bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };

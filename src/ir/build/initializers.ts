@@ -10,7 +10,7 @@ import { isFloatType, sizeOf } from './ptx-types.js';
 
 export interface InitialBytes {
   readonly bytes: Uint8Array;
-  readonly relocations: { offset: number; symbol: string; generic: boolean }[];
+  readonly relocations: { offset: number; symbol: string; generic: boolean; addend?: number }[];
 }
 
 export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[]): InitialBytes | undefined {
@@ -52,11 +52,29 @@ function scalarBits(op: Ast.Operand, type: Ast.ScalarType, relocs: InitialBytes[
       relocs.push({ offset, symbol: op.name, generic: false });
       return 0n;
     case 'expression': {
-      const inner = op.args[0];
-      if (inner?.kind === 'symbol') { relocs.push({ offset, symbol: inner.name, generic: true }); return 0n; }
-      return undefined;
+      const r = symbolic(op);
+      if (!r) return undefined;
+      relocs.push({ offset, ...r });
+      return 0n;
     }
     default:
       return undefined;
   }
+}
+
+/** `sym`, `generic(sym)`, and either plus or minus a constant (`generic(gdata)+8`). */
+function symbolic(op: Ast.Operand): { symbol: string; generic: boolean; addend: number } | undefined {
+  if (op.kind === 'symbol') return { symbol: op.name, generic: false, addend: 0 };
+  if (op.kind !== 'expression') return undefined;
+  const [a, b] = op.args;
+  if (op.op === 'generic') return a?.kind === 'symbol' ? { symbol: a.name, generic: true, addend: 0 } : undefined;
+  if ((op.op === '+' || op.op === '-') && a && b?.kind === 'integer') {
+    const base = symbolic(a);
+    return base ? { ...base, addend: base.addend + (op.op === '+' ? 1 : -1) * Number(b.value) } : undefined;
+  }
+  if (op.op === '+' && a?.kind === 'integer' && b) {
+    const base = symbolic(b);
+    return base ? { ...base, addend: base.addend + Number(a.value) } : undefined;
+  }
+  return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * PTX special registers (ISA "Special Registers") as IR `special` instructions. Most are
  * 32-bit; `%clock64`, `%globaltimer` and `%gridid` are 64-bit. The emitter decides where
- * each comes from (WGSL builtins, the launch header, or a constant).
+ * each comes from (WGSL builtins, the launch header, or a constant; `%clock`, `%clock64`
+ * and `%globaltimer` are per-thread counters, lowering/wgsl/emit-owned.ts says why).
  */
 import type * as Ast from '../../ptx/ast.js';
 import { DiagnosticCode } from '../../diagnostics/diagnostic.js';

@@ -1,0 +1,128 @@
+/**
+ * The general convergence scheme, used by the `converge` pass (converge.ts) when running
+ * predicated regions one after the other could pair barrier instances differently from the
+ * hardware (threads of a divergent branch or loop that meet further collectives).
+ *
+ * Expects: structurize has run; `fn` has collectives (collective.ts).
+ * Produces: a new statement tree for `fn.structured`: a workgroup-uniform *step loop*. In each
+ *   step every thread runs its own path through a per-thread state machine over the CFG (a
+ *   `loop` of `if (state == block)` arms, no collective inside) until it reaches a collective
+ *   site or exits. Then every thread together runs each collective site for the threads
+ *   waiting there (`active` = waiting at that site), releases them to the site's successor,
+ *   and meets one barrier (a `bar.red.or` of "still running", so the loop's exit is uniform).
+ *   A thread's k-th barrier therefore meets every other running thread's k-th barrier,
+ *   wherever in the program each is: NVIDIA's arrival counting for `bar.sync 0` since sm_70
+ *   (exited threads no longer count). Named barriers are released at the end of the step in
+ *   which they are reached: exact when the threads of one named-barrier instance reach it in
+ *   the same step, a superset of the waiting PTX asks for otherwise.
+ *   Values crossing blocks are function variables (as for every block the emitter sees), and
+ *   a collective's result reaches only the threads that were waiting at it.
+ */
+import type { BlockId, ValueId } from '../src/ir/entities.js';
+import type { BlockCall, IrFunction } from '../src/ir/function.js';
+import type { Inst } from '../src/ir/inst.js';
+import type { Stmt } from '../src/ir/structured.js';
+import { reversePostorder } from '../src/ir/cfg.js';
+import * as T from '../src/ir/types.js';
+import { hasActiveField, isCollective } from './collective.js';
+import type { PassContext } from './pass.js';
+
+const EXIT = 0xffffffff;
+
+export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
+  const span = fn.span;
+  const holder = fn.addBlock();
+  fn.block(holder).term = { op: 'unreachable', span };
+  const consts = new Map<number, ValueId>();
+  const k32 = (n: number): ValueId => {
+    let v = consts.get(n);
+    if (v === undefined) { v = fn.append(holder, { op: 'const', type: T.i32, bits: BigInt(n >>> 0) }, span)[0] as ValueId; consts.set(n, v); }
+    return v;
+  };
+
+  // Every collective alone in its own block (a site).
+  const sites: BlockId[] = [];
+  const splitAt = (b: BlockId, k: number): BlockId => {
+    const data = fn.block(b);
+    const n = fn.addBlock();
+    const nd = fn.block(n);
+    nd.insts = data.insts.slice(k);
+    for (const id of nd.insts) fn.inst(id).block = n;
+    nd.term = data.term;
+    data.insts = data.insts.slice(0, k);
+    data.term = { op: 'jump', target: { block: n, args: [] }, span };
+    return n;
+  };
+  for (const b of reversePostorder(fn)) {
+    for (let cur: BlockId | null = b; cur !== null; ) {
+      const k: number = fn.block(cur).insts.findIndex((id) => isCollective(fn.inst(id).inst, cx));
+      if (k < 0) break;
+      const site: BlockId = k > 0 ? splitAt(cur, k) : cur;
+      cur = fn.block(site).insts.length > 1 ? splitAt(site, 1) : null;
+      sites.push(site);
+    }
+  }
+
+  // A collective's results reach only the threads waiting at it: uses read a copy.
+  const resultCopies = new Map<BlockId, { from: ValueId; to: ValueId }[]>();
+  const subst = new Map<ValueId, ValueId>();
+  for (const s of sites) {
+    const data = fn.inst(fn.block(s).insts[0] as never);
+    const pairs = data.results.map((r) => ({ from: r, to: fn.addBlockParam(holder, fn.typeOf(r)) }));
+    for (const p of pairs) subst.set(p.from, p.to);
+    resultCopies.set(s, pairs);
+  }
+  fn.substitute(subst);
+
+  const st = fn.addBlockParam(holder, T.i32);
+  const setState = (n: number): Stmt => ({ kind: 'copy', targets: [st], sources: [k32(n)] });
+  const transfer = (call: BlockCall): Stmt[] => {
+    const params = fn.block(call.block).params;
+    return [...(params.length ? [{ kind: 'copy', targets: [...params], sources: [...call.args] } as Stmt] : []), setState(call.block)];
+  };
+  const tail = (b: BlockId): Stmt[] => {
+    const t = fn.block(b).term;
+    if (!t) return [setState(EXIT)];
+    switch (t.op) {
+      case 'jump': return transfer(t.target);
+      case 'branch': return [{ kind: 'if', cond: t.cond, then: transfer(t.then), else: transfer(t.else) }];
+      case 'switch': return t.targets.reduceRight<Stmt[]>((chain, call, i) => [{ kind: 'if-index', index: t.index, value: i, then: transfer(call), else: chain }], transfer(t.fallback));
+      default: return [setState(EXIT)];
+    }
+  };
+  const valueBlock = (inst: Inst): { stmt: Stmt; value: ValueId } => {
+    const b = fn.addBlock();
+    fn.block(b).term = { op: 'unreachable', span };
+    const [value] = fn.append(b, inst, span);
+    return { stmt: { kind: 'code', block: b }, value: value as ValueId };
+  };
+
+  const siteSet = new Set(sites);
+  const arms: Stmt[] = reversePostorder(fn).filter((b) => !siteSet.has(b)).map((b) => ({
+    kind: 'if-index', index: st, value: b, then: [{ kind: 'code', block: b }, ...tail(b), { kind: 'continue' }], else: [],
+  }));
+  const dispatch: Stmt = { kind: 'loop', body: [...arms, { kind: 'break' }] };
+
+  const collectives: Stmt[] = [];
+  for (const s of sites) {
+    const id = fn.block(s).insts[0] as never;
+    const data = fn.inst(id);
+    const here = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s) });
+    collectives.push(here.stmt);
+    // Plain bar.sync/bar.arrive: the step's own barrier below is the one they wait at.
+    const plain = data.inst.op === 'barrier' && data.inst.reduce === null;
+    if (!plain) {
+      if (hasActiveField(data.inst)) data.inst = { ...data.inst, active: here.value } as Inst;
+      collectives.push({ kind: 'code', block: s });
+    }
+    const copies = (resultCopies.get(s) ?? []).map((p): Stmt => ({ kind: 'copy', targets: [p.to], sources: [p.from] }));
+    collectives.push({ kind: 'if', cond: here.value, then: [...copies, ...tail(s)], else: [] });
+  }
+  const running = valueBlock({ op: 'icmp', cond: 'ne', type: T.pred, a: st, b: k32(EXIT) });
+  const any = valueBlock({ op: 'barrier', type: T.pred, kind: 'red', id: null, count: null, aligned: true, reduce: 'or', pred: running.value, active: null });
+  const step: Stmt = {
+    kind: 'loop',
+    body: [dispatch, ...collectives, running.stmt, any.stmt, { kind: 'if', cond: any.value, then: [], else: [{ kind: 'break' }] }],
+  };
+  return [setState(fn.entry), step];
+}

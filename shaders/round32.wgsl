@@ -1,0 +1,259 @@
+// Exactly rounded f32 arithmetic in integer arithmetic, for the rounding modes WGSL cannot
+// express (.rz .rm .rp) and for operations whose WGSL built-in is not correctly rounded
+// (division, square root). Integer operations are exact on every device, unlike float
+// tricks, which Mesa/LLVM may re-associate. Operands and results are f32 bit patterns;
+// `rm` is 0 rn, 1 rz, 2 rm, 3 rp. NaN results are NVIDIA's canonical NaN 0x7fffffff.
+
+// (significand, exponent) of finite f32 bits, normalised so the significand has bit 23 set
+// (subnormals included): the value is m * 2^e.
+fn f32r_unpack(u: u32) -> vec2<i32> {
+  let ex = (u >> 23u) & 0xffu;
+  let fr = (u & 0x7fffffu) | select(0u, 0x800000u, ex != 0u);
+  let sh = countLeadingZeros(fr) - 8u;
+  return vec2<i32>(i32(fr << sh), i32(max(ex, 1u)) - 150 - i32(sh));
+}
+
+// Rounds (-1)^s * m * 2^e (m != 0, sticky in bit 0) in mode rm to the format with fb fraction
+// and eb exponent bits (f32 23/8, f16 10/5, bf16 7/8), subnormals included; returns its bits.
+fn fr_pack(s: u32, m0: u32, e0: i32, rm: u32, fb: u32, eb: u32) -> u32 {
+  let bias = (1 << (eb - 1u)) - 1;
+  let lz = countLeadingZeros(m0);
+  let be = e0 - i32(lz) + 31 + bias; // biased exponent of the leading bit
+  let m = select(m0 << lz, 1u, be < -i32(fb)); // below half the least subnormal: only sticky
+  let sh = u32(clamp(1 - be, 0, i32(fb) + 1)) + 31u - fb; // bits dropped, more for subnormals
+  let kept = (m >> 1u) >> (sh - 1u);
+  let low = select((1u << (sh & 31u)) - 1u, 0xffffffffu, sh == 32u);
+  let rem = m & low;
+  let half = (low >> 1u) + 1u;
+  let nearest = (rem > half) | ((rem == half) & ((kept & 1u) == 1u));
+  let up = select(nearest & (rm == 0u), (rem != 0u) & ((rm == 3u) != (s == 1u)), rm >= 2u);
+  let emax = (1 << eb) - 1;
+  let inf = u32(emax) << fb;
+  var r = (u32(clamp(be - 1, 0, emax)) << fb) + kept + select(0u, 1u, up);
+  if ((be >= emax) | (r >= inf)) {
+    r = select(inf, inf - 1u, (rm == 1u) | ((rm == 2u) & (s == 0u)) | ((rm == 3u) & (s == 1u)));
+  }
+  return r | (s << (fb + eb));
+}
+
+fn f32r_pack(s: u32, m: u32, e: i32, rm: u32) -> u32 { return fr_pack(s, m, e, rm, 23u, 8u); }
+
+// f32 bits of a value representable in the (fb, eb) format, as that format's bits (NaN canonical).
+fn fr_narrow(u: u32, fb: u32, eb: u32) -> u32 { return fr_narrow_rm(u, 0u, fb, eb); }
+
+// f32 bits rounded in mode rm to the (fb, eb) format (cvt.frnd.f16.f32, cvt.frnd.bf16.f32).
+fn fr_narrow_rm(u: u32, rm: u32, fb: u32, eb: u32) -> u32 {
+  if (fb == 23u) { return select(u, 0x7fffffffu, f32r_isnan(u)); }
+  let s = u >> 31u;
+  if (f32r_isnan(u)) { return (1u << (fb + eb)) - 1u; }
+  if ((u & 0x7fffffffu) == 0x7f800000u) { return (s << (fb + eb)) | (((1u << eb) - 1u) << fb); }
+  if ((u & 0x7fffffffu) == 0u) { return s << (fb + eb); }
+  let p = f32r_unpack(u);
+  return fr_pack(s, u32(p.x), p.y, rm, fb, eb);
+}
+
+// f32 bits of a (fb, eb)-format value (exact; NaNs keep their payload, quieted).
+fn fr_widen(h: u32, fb: u32, eb: u32) -> u32 {
+  if (fb == 23u) { return h; }
+  let s = (h >> (fb + eb)) << 31u;
+  let emax = (1u << eb) - 1u;
+  let ex = (h >> fb) & emax;
+  let fr = h & ((1u << fb) - 1u);
+  if (ex == emax) { return s | 0x7f800000u | (fr << (23u - fb)) | select(0u, 0x400000u, fr != 0u); }
+  if ((ex == 0u) & (fr == 0u)) { return s; }
+  let bias = i32((1u << (eb - 1u)) - 1u);
+  return s | fr_pack(0u, fr | select(0u, 1u << fb, ex != 0u), i32(max(ex, 1u)) - bias - i32(fb), 0u, 23u, 8u);
+}
+
+fn f32r_isnan(u: u32) -> bool { return (u & 0x7fffffffu) > 0x7f800000u; }
+
+// add/sub: |a| >= |b| after a swap; b is aligned below a with 7 guard bits and a sticky bit.
+fn f32r_add(a: u32, b: u32, rm: u32) -> u32 { return fr_add(a, b, rm, 23u, 8u); }
+fn f32r_mul(a: u32, b: u32, rm: u32) -> u32 { return fr_mul(a, b, rm, 23u, 8u); }
+
+// Operands are f32 bits; the sum/product is rounded once to the (fb, eb) format (f16 and bf16
+// operands widen exactly to f32, so one rounding from the exact result is kept).
+fn fr_add(a0: u32, b0: u32, rm: u32, fb: u32, eb: u32) -> u32 {
+  let swap = (b0 & 0x7fffffffu) > (a0 & 0x7fffffffu);
+  let a = select(a0, b0, swap);
+  let b = select(b0, a0, swap);
+  if (f32r_isnan(a) | f32r_isnan(b)) { return fr_narrow(0x7fffffffu, fb, eb); }
+  if ((a & 0x7fffffffu) == 0x7f800000u) { return fr_narrow(select(a, 0x7fffffffu, (b ^ a) == 0x80000000u), fb, eb); }
+  if ((b & 0x7fffffffu) == 0u) {
+    if ((a & 0x7fffffffu) != 0u) { return fr_narrow(a, fb, eb); }
+    return fr_narrow(select(a & b, a | b, rm == 2u), fb, eb); // +0 + -0 is -0 only when rounding down
+  }
+  let ua = f32r_unpack(a);
+  let ub = f32r_unpack(b);
+  let d = u32(ua.y - ub.y);
+  let mb = u32(ub.x) << 7u;
+  let bs = select(select(1u, 0u, mb == 0u), (mb >> d) | select(0u, 1u, ((mb >> d) << d) != mb), d < 32u);
+  let ma = u32(ua.x) << 7u;
+  let m = select(ma + bs, ma - bs, ((a ^ b) >> 31u) != 0u);
+  if (m == 0u) { return select(0u, 1u << (fb + eb), rm == 2u); }
+  return fr_pack(a >> 31u, m, ua.y - 7, rm, fb, eb);
+}
+
+fn fr_mul(a: u32, b: u32, rm: u32, fb: u32, eb: u32) -> u32 {
+  let s = (a ^ b) & 0x80000000u;
+  let aa = a & 0x7fffffffu;
+  let ab = b & 0x7fffffffu;
+  if (f32r_isnan(a) | f32r_isnan(b) | ((aa == 0x7f800000u) & (ab == 0u)) | ((ab == 0x7f800000u) & (aa == 0u))) { return fr_narrow(0x7fffffffu, fb, eb); }
+  if ((aa == 0x7f800000u) | (ab == 0x7f800000u)) { return fr_narrow(s | 0x7f800000u, fb, eb); }
+  if ((aa == 0u) | (ab == 0u)) { return fr_narrow(s, fb, eb); }
+  let ua = f32r_unpack(a);
+  let ub = f32r_unpack(b);
+  // 24 x 24 -> 48-bit product from 12-bit halves; keep its top 32 bits and a sticky bit.
+  let ah = u32(ua.x) >> 12u; let al = u32(ua.x) & 0xfffu;
+  let bh = u32(ub.x) >> 12u; let bl = u32(ub.x) & 0xfffu;
+  let mid = ah * bl + al * bh;
+  let lo = al * bl + ((mid & 0xfffu) << 12u);
+  let hi = ah * bh + (mid >> 12u) + (lo >> 24u);
+  let m = (hi << 8u) | ((lo & 0xffffffu) >> 16u) | select(0u, 1u, (lo & 0xffffu) != 0u);
+  return fr_pack(s >> 31u, m, ua.y + ub.y + 16, rm, fb, eb);
+}
+
+fn f32r_div(a: u32, b: u32, rm: u32) -> u32 {
+  let s = (a ^ b) & 0x80000000u;
+  let aa = a & 0x7fffffffu;
+  let ab = b & 0x7fffffffu;
+  if (f32r_isnan(a) | f32r_isnan(b) | ((aa == ab) & ((aa == 0u) | (aa == 0x7f800000u)))) { return 0x7fffffffu; }
+  if ((aa == 0x7f800000u) | (ab == 0u)) { return s | 0x7f800000u; }
+  if ((aa == 0u) | (ab == 0x7f800000u)) { return s; }
+  let ua = f32r_unpack(a);
+  let ub = f32r_unpack(b);
+  let mb = u32(ub.x);
+  let lt = u32(ua.x) < mb;
+  var r = u32(ua.x) << select(0u, 1u, lt);
+  var q = 0u;
+  // restoring division: 26 quotient bits (the first is 1), remainder below 2^25
+  for (var i = 0u; i < 26u; i++) {
+    let ge = r >= mb;
+    q = (q << 1u) | select(0u, 1u, ge);
+    r = (r - select(0u, mb, ge)) << 1u;
+  }
+  return f32r_pack(s >> 31u, (q << 1u) | select(0u, 1u, r != 0u), ua.y - ub.y - select(26, 27, lt), rm);
+}
+
+fn f32r_sqrt(a: u32, rm: u32) -> u32 {
+  if (f32r_isnan(a) | (a > 0x80000000u)) { return 0x7fffffffu; }
+  if (((a & 0x7fffffffu) == 0u) | (a == 0x7f800000u)) { return a; }
+  let ua = f32r_unpack(a);
+  let odd = (ua.y & 1) != 0;
+  let m = u32(ua.x) << select(0u, 1u, odd);
+  let e = ua.y - select(0, 1, odd);
+  // digit-by-digit square root of m * 2^28, two bits at a time: 27 result bits
+  var r = 0u;
+  var q = 0u;
+  for (var i = 0u; i < 27u; i++) {
+    let next = select((m >> (24u - 2u * min(i, 12u))) & 3u, 0u, i > 12u);
+    r = (r << 2u) | next;
+    let t = (q << 2u) | 1u;
+    let ge = r >= t;
+    r = r - select(0u, t, ge);
+    q = (q << 1u) | select(0u, 1u, ge);
+  }
+  return f32r_pack(0u, (q << 1u) | select(0u, 1u, r != 0u), (e - 28) / 2 - 1, rm);
+}
+
+// .ftz of f32 bits: subnormals become zero of the same sign.
+fn f32r_ftz(u: u32) -> u32 { return select(u, u & 0x80000000u, (u & 0x7f800000u) == 0u); }
+
+// NaN results as NVIDIA produces them (canonical 0x7fffffff) for WGSL-rounded operations.
+fn f32r_canon(x: f32) -> u32 { let u = bitcast<u32>(x); return select(u, 0x7fffffffu, f32r_isnan(u)); }
+
+// fma.{rz,rm,rp}.f32 (fma.rn is fma32.wgsl's): the 48-bit product and c, both with their leading
+// bit at bit 62 of a 64-bit integer, aligned with a sticky bit, added, and rounded once.
+fn f32r_fma(a: u32, b: u32, c: u32, rm: u32) -> u32 { return fr_fma(a, b, c, rm, 23u, 8u); }
+
+// Operands are f32 bits (f16/bf16 widen exactly); the result is rounded once to (fb, eb).
+fn fr_fma(a: u32, b: u32, c: u32, rm: u32, fb: u32, eb: u32) -> u32 {
+  let s = (a ^ b) & 0x80000000u;
+  let aa = a & 0x7fffffffu;
+  let ab = b & 0x7fffffffu;
+  let ac = c & 0x7fffffffu;
+  if (f32r_isnan(a) | f32r_isnan(b) | f32r_isnan(c) | ((aa == 0x7f800000u) & (ab == 0u)) | ((ab == 0x7f800000u) & (aa == 0u))) { return fr_narrow(0x7fffffffu, fb, eb); }
+  if ((aa == 0x7f800000u) | (ab == 0x7f800000u)) { return fr_narrow(select(s | 0x7f800000u, 0x7fffffffu, (ac == 0x7f800000u) & ((c & 0x80000000u) != s)), fb, eb); }
+  if (ac == 0x7f800000u) { return fr_narrow(c, fb, eb); }
+  if ((aa == 0u) | (ab == 0u)) {
+    if (ac != 0u) { return fr_narrow(c, fb, eb); }
+    return fr_narrow(select(select(0u, 0x80000000u, rm == 2u), s, s == (c & 0x80000000u)), fb, eb);
+  }
+  let ua = f32r_unpack(a);
+  let ub = f32r_unpack(b);
+  var big = mul_wide_u32(u32(ua.x), u32(ub.x));
+  let lp = i64_clz(big) - 1u;
+  big = i64_shl(big, lp);
+  var ex = ua.y + ub.y - i32(lp);
+  var sb = s;
+  var small = vec2<u32>(0u);
+  var es = ex;
+  var ss = c & 0x80000000u;
+  if (ac != 0u) {
+    let uc = f32r_unpack(c);
+    small = vec2<u32>(0u, u32(uc.x) << 7u); // leading bit 23 -> 62
+    es = uc.y - 39;
+  }
+  if ((es > ex) | ((es == ex) & i64_ult(big, small))) {
+    let t = big; big = small; small = t;
+    let te = ex; ex = es; es = te;
+    let ts = sb; sb = ss; ss = ts;
+  }
+  let d = u32(ex - es);
+  var al = vec2<u32>(0u, 0u);
+  if (d >= 64u) { al.x = select(0u, 1u, any(small != vec2<u32>(0u))); }
+  else {
+    al = i64_shr_u(small, d);
+    al.x = al.x | select(0u, 1u, any(i64_shl(al, d) != small));
+  }
+  let r = select(i64_sub(big, al), i64_add(big, al), sb == ss);
+  if ((r.x == 0u) & (r.y == 0u)) { return select(0u, 1u << (fb + eb), rm == 2u); }
+  let lz = i64_clz(r);
+  let n = i64_shl(r, lz);
+  return fr_pack(sb >> 31u, n.y | select(0u, 1u, n.x != 0u), ex + 32 - i32(lz), rm, fb, eb);
+}
+
+// .ftz of (fb, eb)-format bits: subnormals become zero of the same sign.
+fn fr_ftz(h: u32, fb: u32, eb: u32) -> u32 {
+  return select(h, h & (1u << (fb + eb)), ((h >> fb) & ((1u << eb) - 1u)) == 0u);
+}
+
+// abs/neg of (fb, eb)-format bits; NaNs become the canonical NaN (as an H100 does).
+fn fr_absneg(u: u32, neg: bool, fb: u32, eb: u32) -> u32 {
+  let sign = 1u << (fb + eb);
+  let inf = ((1u << eb) - 1u) << fb;
+  if ((u & (sign - 1u)) > inf) { return sign - 1u; }
+  return select(u & (sign - 1u), u ^ sign, neg);
+}
+
+// mul.ftz/fma.ftz results: NVIDIA detects tininess before rounding, so a product that rounds up
+// to the least normal from below flushes too (`r` in the (fb, eb) format, a b c as f32 bits).
+fn fr_tiny(r: u32, a: u32, b: u32, c: u32, is_fma: bool, fb: u32, eb: u32) -> u32 {
+  let sign = 1u << (fb + eb);
+  if ((r & (sign - 1u)) != (1u << fb)) { return r; }
+  let rz = select(fr_mul(a, b, 1u, fb, eb), fr_fma(a, b, c, 1u, fb, eb), is_fma);
+  return select(r, r & sign, (rz & (sign - 1u)) < (1u << fb));
+}
+
+// .relu (negative to +0, NaN canonical) and .satfinite (infinities to MAX_NORM) on (fb, eb) bits.
+fn fr_clamp(h: u32, relu: bool, satfinite: bool, fb: u32, eb: u32) -> u32 {
+  let sign = 1u << (fb + eb);
+  let inf = ((1u << eb) - 1u) << fb;
+  if ((h & (sign - 1u)) > inf) { return sign - 1u; }
+  if (relu & ((h & sign) != 0u)) { return 0u; }
+  return select(h, (h & sign) | (inf - 1u), satfinite & ((h & (sign - 1u)) == inf));
+}
+
+// add.rn/mul.rn.f32: WGSL's own + and * (round to nearest even), except where a device may flush
+// subnormals (a subnormal operand, or a result below 2^-125): there the exact integer path.
+fn f32r_tiny_in(u: u32) -> bool { return ((u & 0x7f800000u) == 0u) & ((u & 0x7fffffu) != 0u); }
+fn f32r_add_rn(a: u32, b: u32) -> u32 {
+  let r = bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b));
+  if (f32r_tiny_in(a) | f32r_tiny_in(b) | ((r & 0x7f800000u) < 0x1000000u)) { return fr_add(a, b, 0u, 23u, 8u); }
+  return select(r, 0x7fffffffu, f32r_isnan(r));
+}
+fn f32r_mul_rn(a: u32, b: u32) -> u32 {
+  let r = bitcast<u32>(bitcast<f32>(a) * bitcast<f32>(b));
+  if (f32r_tiny_in(a) | f32r_tiny_in(b) | ((r & 0x7f800000u) < 0x1000000u)) { return fr_mul(a, b, 0u, 23u, 8u); }
+  return select(r, 0x7fffffffu, f32r_isnan(r));
+}

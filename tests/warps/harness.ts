@@ -1,0 +1,50 @@
+// Runs a warp kernel through the context API (so the warp path can be forced) with poisoned
+// output buffers, and loads the recorded native CUDA results.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createContext, type Context } from '../../src/api.js';
+import { POISON, warpInput } from './reference.js';
+
+const KERNELS = join(import.meta.dirname, '..', 'kernels');
+export const NATIVE_FILE = join(import.meta.dirname, 'native', 'warp_native.json');
+
+export interface NativeCase {
+  readonly ptx: string; readonly kernel: string; readonly grid: number; readonly block: number;
+  readonly input: readonly number[]; readonly outputs: readonly (readonly number[])[];
+}
+
+export function nativeCases(): readonly NativeCase[] {
+  if (!existsSync(NATIVE_FILE)) return [];
+  return (JSON.parse(readFileSync(NATIVE_FILE, 'utf8')) as { cases: NativeCase[] }).cases;
+}
+
+export function kernelSource(ptx: string): string {
+  return readFileSync(join(KERNELS, `${ptx}.ptx`), 'utf8');
+}
+
+/** A fresh context per run: a device error in one kernel must not fail the next (errors are sticky). */
+export const context = (): Promise<Context> => createContext();
+
+export interface WarpRun { readonly outputs: Uint32Array[]; readonly path: string }
+
+/** Launches `kernel` on `grid` blocks of `block` threads; output sizes in words. */
+export async function runWarpKernel(
+  ptx: string, kernel: string, grid: number, block: number, outputWords: readonly number[], warpPath: 'auto' | 'subgroups' | 'emulated',
+): Promise<WarpRun> {
+  const c = await context();
+  const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
+  const fn = mod.getFunction(kernel);
+  const input = warpInput(grid * block);
+  const inBuf = c.malloc(input.byteLength);
+  c.memcpyHtoD(inBuf, input);
+  const outs = outputWords.map((w) => { const b = c.malloc(4 * w); c.memcpyHtoD(b, new Uint32Array(w).fill(POISON)); return b; });
+  try {
+    const compiled = await fn.prepareAsync({ grid, block }, [inBuf, ...outs]);
+    fn.launch({ grid, block }, [inBuf, ...outs]);
+    const outputs = outputWords.map((w) => new Uint32Array(w));
+    for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, outs[i] as never);
+    return { outputs, path: compiled.layout.warp.path };
+  } finally {
+    c.destroy();
+  }
+}
