@@ -14,7 +14,8 @@
  *    per-address spin lock from a small lock table (`ptx_atom_locks_s` in workgroup memory for
  *    shared addresses, `ptx_atom_locks_g`, a runtime-owned 16-byte storage buffer, for global
  *    ones: 4 locks, hashed by address). The lock is taken and released in the same loop
- *    iteration by the invocation that holds it, so a holder never waits on anything: the
+ *    iteration by the invocation that holds it, and it leaves the loop only after that branch
+ *    has merged with the spinners, so a holder never waits on anything: the
  *    pattern progresses under lock-step SIMD execution (lavapipe, GPUs without independent
  *    thread scheduling) and cannot deadlock. The 64-bit atomics are linearisable with respect
  *    to each other. Limits: a plain or 32-bit access racing with a 64-bit atomic on the same
@@ -191,13 +192,18 @@ function locked64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: str
   const lock = `&${m.locks}[(${o} >> 3u) & ${ATOMIC_LOCKS[m.locks] - 1}u]`;
   const w = `(${o} >> 2u)`;
   const r = cx.temp('old');
+  const done = cx.temp('locked');
   cx.line(`var ${r}: vec2<u32>;`);
+  // The holder leaves the loop only after the branch that holds the lock has merged with the
+  // spinning invocations: breaking out from inside it lets a SIMT compiler run the spinners'
+  // next iteration first and park the holder forever (seen on NVIDIA's Vulkan driver).
+  cx.line(`var ${done} = false;`);
   cx.line(`loop { if (atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) {`);
   cx.line(`  ${r} = vec2<u32>(atomicLoad(&${m.name}[${w}]), atomicLoad(&${m.name}[${w} + 1u]));`);
   cx.line(`  let n = ${update64(cx, i, r, v)};`);
   cx.line(`  atomicStore(&${m.name}[${w}], n.x); atomicStore(&${m.name}[${w} + 1u], n.y);`);
-  cx.line(`  atomicExchange(${lock}, 0u); break;`);
-  cx.line('} }');
+  cx.line(`  atomicExchange(${lock}, 0u); ${done} = true;`);
+  cx.line(`} if (${done}) { break; } }`);
   return r;
 }
 
