@@ -75,9 +75,9 @@ async function ptxVariant(entry, warpPath) {
   return { variant: `${entry} (${kernel.layout.warp.path})`, ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: out.every((x, i) => x === expected[i]) };
 }
 
-async function handWritten() {
+async function handWritten(entryPoint, label) {
   const module = device.createShaderModule({ code: wgsl });
-  const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint } });
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
   const inBuf = device.createBuffer({ size: 4 * n, usage });
   const outBuf = device.createBuffer({ size: 4 * (n / 32), usage });
@@ -102,12 +102,12 @@ async function handWritten() {
   await readback.mapAsync(GPUMapMode.READ);
   const out = new Uint32Array(readback.getMappedRange().slice(0));
   readback.unmap();
-  return { variant: 'hand-written WGSL subgroupAdd', ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: grid % x === 0 && out.every((v, i) => v === expected[i]) };
+  return { variant: label, ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: grid % x === 0 && out.every((v, i) => v === expected[i]) };
 }
 
 const native = probe.size === 32 && probe.consecutive;
 const results = [];
-if (native) results.push(await handWritten());
+if (native) results.push(await handWritten('main', 'hand-written WGSL subgroupAdd'), await handWritten('main_shfl', 'hand-written WGSL 5x subgroupShuffleDown'));
 for (const entry of ['warp_reduce_shfl', 'warp_reduce_redux']) {
   if (native) results.push(await ptxVariant(entry, 'subgroups'));
   results.push(await ptxVariant(entry, 'emulated'));

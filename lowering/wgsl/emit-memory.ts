@@ -104,6 +104,13 @@ export function emitLoad(cx: ExprContext, p: Place, i: InstOf<'load'>): string {
     });
     return count === 1 ? (parts[0] as string) : `${wgslType(i.type)}(${parts.join(', ')})`;
   }
+  if (eb === 64 && i.type.kind === 'vector') {
+    // .v2 of 64-bit values (double2, ulonglong2): one 16-byte access, split into vec2<u32> halves.
+    if (i.type.count !== 2) return cx.unsupported(`ld.v${i.type.count} of 64-bit values`);
+    const t = cx.temp('bits');
+    cx.line(`let ${t} = ${loadBits(p, o, total)};`);
+    return `array<vec2<u32>, 2>(${t}.xy, ${t}.zw)`;
+  }
   return fromBits(i.type, loadBits(p, o, total));
 }
 
@@ -118,6 +125,11 @@ export function emitStore(cx: ExprContext, p: Place, i: InstOf<'store'>): void {
       const at = plus(o, (k * eb) / 8);
       storeSubword(cx, p, at, count === 1 ? v : `${v}[${k}]`, eb);
     }
+    return;
+  }
+  if (eb === 64 && t.kind === 'vector') {
+    if (t.count !== 2) { cx.unsupported(`st.v${t.count} of 64-bit values`); return; }
+    storeBits(cx, p, o, 16, `vec4<u32>(${v}[0], ${v}[1])`);
     return;
   }
   storeBits(cx, p, o, T.bitWidth(t) / 8, toBits(t, v));

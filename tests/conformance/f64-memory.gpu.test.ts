@@ -1,5 +1,6 @@
 // .f64 values through every state space: ld/st global,
 // shared and local, ld.param, mov/selp of doubles and immediates, on WebGPU against a JS reference.
+import { readFileSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { runPtx } from '../../src/index.js';
 import { releaseDefaultDevice } from '../../runtime/device.js';
@@ -99,6 +100,20 @@ it('reads an initialised .const table of doubles', async () => {
   expect([...out]).toEqual([R.add(0xc000000000000000n, 1n, 'rm'), 0x3ff8000000000000n]);
 });
 
-// lowering/wgsl/emit-memory.ts bitcasts vec4<u32> to array<vec2<u32>, 2> for .v2 of 64-bit
-// elements (.u64 as well), which WGSL rejects; enable once it composes the halves instead.
-it.todo('ld/st.global.v2.f64');
+// ld/st .v2.f64 and .v2.u64 (double2, ulonglong2) through global and shared memory: one 16-byte
+// access split into two 64-bit values (tests/kernels/f64_vec2.cu).
+it('ld/st .v2.f64 and .v2.u64 in global and shared memory', async () => {
+  const ptx = readFileSync(new URL('../kernels/f64_vec2.ptx', import.meta.url), 'utf8');
+  const n = 300;
+  const a = Float64Array.from({ length: 2 * n }, (_, i) => (i % 7 === 0 ? -0 : Math.sin(i) * 2 ** ((i % 40) - 20)));
+  const k = BigUint64Array.from({ length: 2 * n }, (_, i) => (BigInt(i) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn);
+  const out = new Float64Array(2 * n).fill(Number.NaN);
+  const keys = new BigUint64Array(2 * n).fill(0xdeadbeefdeadbeefn);
+  await runPtx(ptx, [a, out, k, keys, n], { grid: Math.ceil(n / 128), block: 128 });
+  const bits = (x: number) => new BigUint64Array(new Float64Array([x]).buffer)[0];
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [a[2 * i]!, a[2 * i + 1]!];
+    expect([bits(out[2 * i]!), bits(out[2 * i + 1]!)], `out[${i}]`).toEqual([bits(x * 2 + y), bits(y - x)]);
+    expect([keys[2 * i], keys[2 * i + 1]], `keys[${i}]`).toEqual([k[2 * i + 1], k[2 * i]! ^ k[2 * i + 1]!]);
+  }
+});
