@@ -4,7 +4,7 @@
  * PTX from the frontend corpus (debug sections dropped, bodies repeated), then parses it
  * several times.
  *
- * Run: node --expose-gc bench/parse.mjs [MB ...]      (default: 1 4 8)
+ * Run: node --expose-gc bench/parse.mjs [MB ...] [--one-function]      (default: 1 4 8)
  * Reports per size: best and median MB/s by wall clock and by the process's CPU time (user +
  * system over all threads, so GC helper threads count; on a loaded machine this is the
  * fairer "one core" figure; `node --single-threaded` keeps GC on the main thread too), the heap retained by the AST (bytes per PTX byte,
@@ -31,7 +31,23 @@ const bodies = readdirSync(corpus)
   .map((t) => t.replace(/^\.(version|target|address_size).*$/gm, ''))
   .map((t) => t.split('\t.section')[0] ?? '');
 
+/**
+ * `--one-function`: one kernel whose body is reduce.ptx's first kernel's statements
+ * repeated, the shape of large unrolled kernels (the parser must not keep a function's
+ * tokens alive while it parses the body).
+ */
+const oneFunction = process.argv.includes('--one-function');
 function bigPtx(bytes) {
+  if (oneFunction) {
+    const t = readFileSync(new URL('reduce.ptx', corpus), 'utf8');
+    const open = t.indexOf('{', t.indexOf('.entry'));
+    const close = t.indexOf('\n}', open);
+    const lines = t.slice(open + 1, close).split('\n');
+    let s = t.slice(0, open + 1) + lines.filter((l) => /^\s*\.reg/.test(l)).join('\n');
+    const insts = lines.filter((l) => !/^\s*\.reg/.test(l)).join('\n');
+    while (s.length < bytes) s += insts;
+    return `${s}\n}\n`;
+  }
   let s = '.version 9.0\n.target sm_90a\n.address_size 64\n';
   while (s.length < bytes) s += bodies.join('\n');
   return s;
@@ -39,7 +55,7 @@ function bigPtx(bytes) {
 
 const gc = globalThis.gc ?? (() => {});
 if (!globalThis.gc) console.log('(run with --expose-gc for memory figures)');
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number).filter((n) => n > 0);
 console.log(`node ${process.version}, ${cpus()[0]?.model ?? '?'} x${cpus().length}`);
 for (const mb of sizes.length ? sizes : [1, 4, 8]) {
   const text = bigPtx(mb * 1e6);

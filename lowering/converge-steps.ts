@@ -12,9 +12,15 @@
  *   and meets one barrier (a `bar.red.or` of "still running", so the loop's exit is uniform).
  *   A thread's k-th barrier therefore meets every other running thread's k-th barrier,
  *   wherever in the program each is: NVIDIA's arrival counting for `bar.sync 0` since sm_70
- *   (exited threads no longer count). Named barriers are released at the end of the step in
- *   which they are reached: exact when the threads of one named-barrier instance reach it in
- *   the same step, a superset of the waiting PTX asks for otherwise.
+ *   (exited threads no longer count). Kernels with a thread count on a barrier or with
+ *   `bar.arrive` count exactly instead (`counted` barriers, lowering/wgsl/emit-barrier.ts):
+ *   a thread reaching `bar.arrive id, n` adds itself to barrier `id`'s arrival counter and
+ *   goes on in the next step; one reaching `bar.sync id{, n}` adds itself and moves to a
+ *   waiting state (site | WAIT) that the dispatch does not run; the step's barrier completes
+ *   each barrier whose arrivals reached its count (every running thread when it has none)
+ *   and resets it by that count, and the waiting threads of a completed barrier go on. So a
+ *   producer's `bar.arrive` and its consumers' `bar.sync` may fall in different steps, and
+ *   warps waiting at one barrier do not hold up the others.
  *   Values crossing blocks are function variables (as for every block the emitter sees), and
  *   a collective's result reaches only the threads that were waiting at it.
  */
@@ -28,6 +34,16 @@ import { hasActiveField, isCollective } from './collective.js';
 import type { PassContext } from './pass.js';
 
 const EXIT = 0xffffffff;
+/** Added to a site's state while its thread waits at a counted `bar.sync` (block ids are small). */
+const WAIT = 0x40000000;
+
+/** Whether the kernel needs exact arrival counting (a barrier with a thread count, or bar.arrive). */
+export function needsCounting(fn: IrFunction): boolean {
+  return fn.blocks.some((b) => b.insts.some((id) => {
+    const x = fn.inst(id).inst;
+    return x.op === 'barrier' && x.kind !== 'red' && (x.count !== null || x.kind === 'arrive');
+  }));
+}
 
 export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
   const span = fn.span;
@@ -103,12 +119,27 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
   }));
   const dispatch: Stmt = { kind: 'loop', body: [...arms, { kind: 'break' }] };
 
+  const counting = needsCounting(fn);
   const collectives: Stmt[] = [];
+  const releases: Stmt[] = [];
+  const waitSites: BlockId[] = [];
   for (const s of sites) {
     const id = fn.block(s).insts[0] as never;
     const data = fn.inst(id);
     const here = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s) });
     collectives.push(here.stmt);
+    const bar = data.inst;
+    if (counting && bar.op === 'barrier' && bar.kind !== 'red') {
+      data.inst = { ...bar, active: here.value, counted: 'arrive' };
+      collectives.push({ kind: 'code', block: s });
+      if (bar.kind === 'arrive') { collectives.push({ kind: 'if', cond: here.value, then: tail(s), else: [] }); continue; }
+      collectives.push({ kind: 'if', cond: here.value, then: [setState(s + WAIT)], else: [] });
+      waitSites.push(s);
+      const waiting = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s + WAIT) });
+      const done = valueBlock({ ...bar, type: T.pred, active: null, counted: 'done' });
+      releases.push(waiting.stmt, { kind: 'if', cond: waiting.value, then: [done.stmt, { kind: 'if', cond: done.value, then: tail(s), else: [] }], else: [] });
+      continue;
+    }
     // Plain bar.sync/bar.arrive: the step's own barrier below is the one they wait at.
     const plain = data.inst.op === 'barrier' && data.inst.reduce === null;
     if (!plain) {
@@ -119,10 +150,26 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
     collectives.push({ kind: 'if', cond: here.value, then: [...copies, ...tail(s)], else: [] });
   }
   const running = valueBlock({ op: 'icmp', cond: 'ne', type: T.pred, a: st, b: k32(EXIT) });
-  const any = valueBlock({ op: 'barrier', type: T.pred, kind: 'red', id: null, count: null, aligned: true, reduce: 'or', pred: running.value, active: null });
-  const step: Stmt = {
-    kind: 'loop',
-    body: [dispatch, ...collectives, running.stmt, any.stmt, { kind: 'if', cond: any.value, then: [], else: [{ kind: 'break' }] }],
-  };
-  return [setState(fn.entry), step];
+  let end: Stmt[];
+  const after: Stmt[] = [];
+  if (counting) {
+    // The popc of running threads is also the count of a barrier without a thread count.
+    // The step instruction reports 0 (leave the loop) when every running thread waits and no
+    // barrier completed: nothing can change any more (the hardware would hang), so the
+    // waiting threads trap at their barrier after the loop (runtime error R004, not a hang).
+    const off = valueBlock({ op: 'ibinary', kind: 'sub', type: T.i32, a: st, b: k32(WAIT) });
+    const waiting = valueBlock({ op: 'icmp', cond: 'ult', type: T.pred, a: off.value, b: k32(EXIT - WAIT) });
+    const live = valueBlock({ op: 'barrier', type: T.i32, kind: 'red', id: null, count: null, aligned: true, reduce: 'popc', pred: running.value, active: waiting.value, counted: 'step' });
+    const any = valueBlock({ op: 'icmp', cond: 'ne', type: T.pred, a: live.value, b: k32(0) });
+    end = [off.stmt, waiting.stmt, live.stmt, ...releases, any.stmt, { kind: 'if', cond: any.value, then: [], else: [{ kind: 'break' }] }];
+    for (const s of waitSites) {
+      const stuck = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s + WAIT) });
+      after.push(stuck.stmt, { kind: 'if', cond: stuck.value, then: [{ kind: 'trap', at: fn.inst(fn.block(s).insts[0] as never).span.start }], else: [] });
+    }
+  } else {
+    const any = valueBlock({ op: 'barrier', type: T.pred, kind: 'red', id: null, count: null, aligned: true, reduce: 'or', pred: running.value, active: null });
+    end = [any.stmt, { kind: 'if', cond: any.value, then: [], else: [{ kind: 'break' }] }];
+  }
+  const step: Stmt = { kind: 'loop', body: [dispatch, ...collectives, running.stmt, ...end] };
+  return [setState(fn.entry), step, ...after];
 }

@@ -49,7 +49,7 @@ import { useLists, type Use } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
 import { hasActiveField, isCollective } from './collective.js';
 import type { Pass, PassContext } from './pass.js';
-import { barrierSteps } from './converge-steps.js';
+import { barrierSteps, needsCounting } from './converge-steps.js';
 
 const UNIFORM_SPECIALS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>(['ntid', 'ctaid', 'nctaid', 'warpsize', 'nwarpid', 'clusterid', 'nclusterid']);
 
@@ -385,10 +385,14 @@ class Walk {
   }
 
   private ret(s: Extract<Stmt, { kind: 'return' | 'trap' }>, ctx: Ctx): Out {
-    if (!ctx.predicated) return { stmts: [s], cur: ctx.cur, flagged: false };
+    // A trap under a thread-dependent predicate records the trap for the threads that take it
+    // and makes them inactive; returning there would take every thread with it.
+    const divergentTrap = s.kind === 'trap' && ctx.cur !== null && (ctx.predicated || ctx.dead);
+    if (!ctx.predicated && !divergentTrap) return { stmts: [s], cur: ctx.cur, flagged: false };
     this.changed = true;
     const f = this.constant(false);
     const sets: Stmt[] = [{ kind: 'copy', targets: [this.liveFlag()], sources: [f] }];
+    if (s.kind === 'trap') sets.unshift({ kind: 'trap', at: s.at, continues: true });
     for (let l = ctx.loop; l; l = l.outer) {
       if (l.pred) sets.push({ kind: 'copy', targets: [l.pred.loopAct, l.pred.iterAct], sources: [f, f] });
     }
@@ -634,7 +638,8 @@ export const converge: Pass = {
       const grown = [...w.found].some((v) => v >= 0 && !nonUniform.has(v)) || (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
       if (!grown) {
         if (!w.changed) return;
-        if (w.inexact) { fn.structured = { body: barrierSteps(fn, cx), usesExitFlag: false, usesStateMachine: false, entryState: fn.entry }; return; }
+        // Counted barriers wait for arrivals from other steps: only the step loop has steps.
+        if (w.inexact || needsCounting(fn)) { fn.structured = { body: barrierSteps(fn, cx), usesExitFlag: false, usesStateMachine: false, entryState: fn.entry }; return; }
         break;
       }
       if (round > 1000) throw new Error('ptx-wgsl internal error: convergence analysis does not terminate');

@@ -67,10 +67,19 @@ function checkShared(layout: KernelLayout, dynamicBytes: number, limits: GPUSupp
 }
 
 function checkBindings(layout: KernelLayout, limits: GPUSupportedLimits): void {
-  const slots = layout.bindings.filter((b) => b.kind === 'global-slot').length;
-  if (slots > limits.maxStorageBuffersPerShaderStage) {
+  // Every binding but the launch uniform is a storage buffer: pointer slots, and the buffers
+  // the runtime owns (module variables, the trap record, the 64-bit atomic lock table).
+  const storage = layout.bindings.filter((b) => b.kind !== 'launch-params');
+  if (storage.length > limits.maxStorageBuffersPerShaderStage) {
+    const slots = storage.filter((b) => b.kind === 'global-slot').length;
+    const owned = [
+      ...storage.filter((b) => b.kind === 'module-memory').map((b) => (b.space === 'const' ? '.const variables' : '.global variables')),
+      ...storage.filter((b) => b.kind === 'trap').map(() => 'the trap record'),
+      ...storage.filter((b) => b.kind === 'atomic-locks').map(() => 'the 64-bit atomic locks'),
+    ];
     throw launchError(
-      `kernel '${layout.entry}' accesses ${slots} distinct global pointers; the device binds at most ${limits.maxStorageBuffersPerShaderStage} storage buffers`,
+      `kernel '${layout.entry}' needs ${storage.length} storage buffers (${slots} distinct global pointer${slots === 1 ? '' : 's'}` +
+        `${owned.length > 0 ? `, ${owned.join(', ')}` : ''}); the device binds at most ${limits.maxStorageBuffersPerShaderStage}`,
     );
   }
   if (layout.uniformBytes > limits.maxUniformBufferBindingSize) {

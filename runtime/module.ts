@@ -11,6 +11,15 @@ import type { OwnedBinding } from './bindings.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { KernelFunction, type LaunchEnv } from './launch.js';
 import { checkFeatures } from './launch-checks.js';
+import { STACK_BYTES } from '../src/ir/build/handlers-stack.js';
+import { moduleVariables } from '../src/ir/build/build-module.js';
+import { parsePtx } from '../src/ptx/parse.js';
+import { SourceFile } from '../src/diagnostics/source.js';
+import { moduleMemory, type ModuleMemory } from '../lowering/module-memory.js';
+import { MODULE_GLOBAL_TAG } from '../lowering/layout.js';
+import { DeviceBuffer, hostBytes, type HostBuffer } from './memory.js';
+import { readFromDevice, writeToDevice } from './copy.js';
+import { deviceError } from './errors.js';
 
 /** `compile()`'s signature; injected so the runtime can be tested without the compiler. */
 export type Compiler = (source: string, options?: CompileOptions) => CompileResult;
@@ -20,6 +29,15 @@ export interface ModuleOptions {
   readonly fileName?: string;
   /** Warp lowering override, passed to `compile()`. Default: chosen from the device. */
   readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
+}
+
+/** A module-scope `.global` (`__device__`) or `.const` (`__constant__`) variable, as cuModuleGetGlobal sees it. */
+export interface ModuleGlobal {
+  readonly name: string;
+  readonly space: 'global' | 'const';
+  /** The address kernels see for it (`&sym`; for `.const`, its address in the const window). */
+  readonly address: bigint;
+  readonly bytes: number;
 }
 
 export class Module {
@@ -70,19 +88,103 @@ export class Module {
    * kept, so `.global` variables keep their values across launches of the module's kernels.
    */
   owned(b: OwnedBinding): GPUBuffer {
-    const key = b.kind === 'trap' ? 'trap' : b.space;
-    let buffer = this.buffers.get(key);
-    if (!buffer) {
-      const size = b.kind === 'trap' ? 16 : Math.max(16, Math.ceil(b.bytes / 16) * 16);
-      buffer = this.env.device.createBuffer({
-        size, mappedAtCreation: true, label: `ptx-wgsl module ${key}`,
-        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
-      });
-      if (b.kind === 'module-memory') new Uint8Array(buffer.getMappedRange()).set(b.init);
-      buffer.unmap();
-      this.buffers.set(key, buffer);
+    return b.kind === 'trap' ? this.ownedImage('trap', 16, []) : this.ownedImage(b.space, b.bytes, b.init);
+  }
+
+  /** The owned buffer `key`, created with `init` at first use (a launch, or a host copy to a symbol). */
+  private ownedImage(key: string, bytes: number, init: ArrayLike<number>): GPUBuffer {
+    const old = this.buffers.get(key);
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    if (old && old.size >= size) return old;
+    const buffer = this.env.device.createBuffer({
+      size, mappedAtCreation: true, label: `ptx-wgsl module ${key}`,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
+    new Uint8Array(buffer.getMappedRange()).set(init);
+    buffer.unmap();
+    if (old) {
+      // A kernel with function-scope variables after the module's (laid out last) needs a
+      // larger image: the module-scope part keeps its current values.
+      const encoder = this.env.device.createCommandEncoder({ label: `ptx-wgsl module ${key} grow` });
+      encoder.copyBufferToBuffer(old, 0, buffer, 0, old.size);
+      this.env.device.queue.submit([encoder.finish()]);
+      old.destroy();
     }
+    this.buffers.set(key, buffer);
     return buffer;
+  }
+
+  /**
+   * A module-scope `.global`/`.const` variable (cuModuleGetGlobal, cudaGetSymbolAddress and
+   * cudaGetSymbolSize); an R001 error naming the variables when there is no such one.
+   */
+  getGlobal(name: string): ModuleGlobal {
+    const images = this.images();
+    for (const space of ['global', 'const'] as const) {
+      const offset = images[space].offsets.get(name);
+      if (offset === undefined) continue;
+      const bytes = this.variableSizes().get(name) ?? 0;
+      const address = space === 'global' ? (BigInt(MODULE_GLOBAL_TAG) << 32n) | BigInt(offset) : BigInt(offset);
+      return { name, space, address, bytes };
+    }
+    const names = [...images.global.offsets.keys(), ...images.const.offsets.keys()];
+    throw argumentError(`the module has no .global or .const variable '${name}' (variables: ${names.join(', ') || 'none'})`);
+  }
+
+  /**
+   * Copies host bytes into a module variable at byte `offset` (cudaMemcpyToSymbol); kernels
+   * launched afterwards see them. The range must lie inside the variable.
+   */
+  copyToSymbol(name: string, src: HostBuffer, offset = 0): void {
+    this.env.monitor.check();
+    const bytes = hostBytes(src);
+    writeToDevice(this.env.device, this.symbolRange(name, offset, bytes.byteLength, 'copyToSymbol'), bytes, 'copyToSymbol');
+  }
+
+  /** Copies a module variable's bytes from `offset` into `dst`, after queued launches (cudaMemcpyFromSymbol). */
+  async copyFromSymbol(dst: HostBuffer, name: string, offset = 0): Promise<void> {
+    this.env.monitor.check();
+    const bytes = hostBytes(dst);
+    const loc = this.symbolRange(name, offset, bytes.byteLength, 'copyFromSymbol');
+    try {
+      await readFromDevice(this.env.device, loc, bytes);
+    } catch (e) {
+      await this.env.monitor.settle();
+      throw deviceError(`copyFromSymbol failed: ${(e as Error).message}`);
+    }
+    await this.env.monitor.settle();
+  }
+
+  private symbolRange(name: string, offset: number, bytes: number, what: string): { allocation: DeviceBuffer; offset: number } {
+    const g = this.getGlobal(name);
+    if (!Number.isInteger(offset) || offset < 0 || offset + bytes > g.bytes) {
+      throw argumentError(`${what}: ${bytes} bytes at offset ${offset} do not fit '${name}' (${g.bytes} bytes)`);
+    }
+    const image = this.images()[g.space];
+    const key = g.space === 'global' ? 'global' : 'const';
+    const buffer = this.ownedImage(key, image.bytes, image.init);
+    const start = Number(g.address & 0xffffffffn);
+    return { allocation: new DeviceBuffer(g.address - BigInt(start), image.bytes, buffer), offset: start + offset };
+  }
+
+  private imageCache: ModuleMemory | undefined;
+  private sizeCache: Map<string, number> | undefined;
+
+  /** The module-scope variables' layout: the same as every kernel's (build-module.ts, moduleVariables). */
+  private images(): ModuleMemory {
+    if (!this.imageCache) {
+      const fileName = this.options.fileName ?? 'kernel.ptx';
+      const ast = parsePtx(this.source, fileName);
+      const { variables } = moduleVariables(ast, []);
+      this.sizeCache = new Map(variables.map((v) => [v.name, v.size]));
+      this.imageCache = moduleMemory({ source: new SourceFile(fileName, this.source), addressSize: ast.addressSize, functions: [], variables });
+    }
+    return this.imageCache;
+  }
+
+  private variableSizes(): Map<string, number> {
+    this.images();
+    return this.sizeCache ?? new Map();
   }
 
   /** R004 for a launch of `entry` that trapped: names the PTX line of the first trap. */
@@ -92,7 +194,9 @@ export class Module {
     const column = offset - before.lastIndexOf('\n');
     const text = (this.source.split('\n')[line - 1] ?? '').trim();
     const where = `${this.options.fileName ?? 'kernel.ptx'}:${line}:${column}`;
-    return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)`, `${line} | ${text}`);
+    const why = /^(@!?%?\w+\s+)?alloca\b/.test(text)
+      ? `: the allocation did not fit the per-thread alloca stack of ${STACK_BYTES} bytes (CUDA's default stack limit)` : '';
+    return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)${why}`, `${line} | ${text}`);
   }
 
   /** The compiled variant of `entry` whose alias groups share bindings. */

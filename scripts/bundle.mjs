@@ -25,15 +25,6 @@ const ptxKernelsPlugin = {
   },
 };
 
-/** PTXW_STANDIN=1 swaps in tests/hosts/standin/* for the real API and cases (infra development only). */
-const standinPlugin = {
-  name: 'standin',
-  setup(b) {
-    b.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(root, 'tests/hosts/standin/api.ts') }));
-    b.onResolve({ filter: /\/e2e\/cases\.js$/ }, () => ({ path: join(root, 'tests/hosts/standin/cases.ts') }));
-  },
-};
-
 export async function bundle(target = 'browser') {
   const outfile = join(root, 'dist', target, 'tests.js');
   const result = await build({
@@ -48,7 +39,7 @@ export async function bundle(target = 'browser') {
     // Node-only: the runtime imports it dynamically, and only where navigator.gpu is missing.
     external: ['webgpu', 'node:*'],
     loader: { '.ptx': 'text', '.wgsl': 'text' },
-    plugins: [ptxKernelsPlugin, ...(process.env.PTXW_STANDIN ? [standinPlugin] : [])],
+    plugins: [ptxKernelsPlugin],
     logLevel: 'warning',
     logOverride: { 'unsupported-dynamic-import': 'silent' },
   });

@@ -293,6 +293,20 @@ fn f64_to_f32(a: vec2<u32>, rm: u32, ftz: bool) -> u32 {
   return r | (s << 31u);
 }
 
+// cvt.{rn,rz,rm,rp}.{f16,bf16}.f64: rounded once into the (fb, eb) half format; NaNs keep their
+// sign and the top of their payload, quieted (as an H100 does).
+fn f64_to_fr(a: vec2<u32>, rm: u32, fb: u32, eb: u32) -> u32 {
+  let s = a.y >> 31u;
+  if (f64_isnan(a)) {
+    return (s << (fb + eb)) | (((1u << eb) - 1u) << fb) | (1u << (fb - 1u)) | ((a.y & 0xfffffu) >> (20u - fb));
+  }
+  if (f64_isinf(a)) { return (s << (fb + eb)) | (((1u << eb) - 1u) << fb); }
+  if (((a.y & 0x7fffffffu) | a.x) == 0u) { return s << (fb + eb); }
+  let u = f64_unpack(a);
+  let m = i64_shl(u.xy, 11u); // leading bit at bit 63: the value is m * 2^(e - 1086)
+  return fr_pack(s, m.y | select(0u, 1u, m.x != 0u), i32(u.z) - 1086 + 32, rm, fb, eb);
+}
+
 // .sat of f32 bits: clamp to [0, 1], NaN and -0 to +0.
 fn f32_bits_sat(x: u32) -> u32 {
   if (((x & 0x7fffffffu) > 0x7f800000u) | ((x >> 31u) != 0u)) { return 0u; }

@@ -257,3 +257,11 @@ fn f32r_mul_rn(a: u32, b: u32) -> u32 {
   if (f32r_tiny_in(a) | f32r_tiny_in(b) | ((r & 0x7f800000u) < 0x1000000u)) { return fr_mul(a, b, 0u, 23u, 8u); }
   return select(r, 0x7fffffffu, f32r_isnan(r));
 }
+
+// tanh.approx on (fb, eb) half bits, through f32. Below 2^-12, tanh(x) rounds to x in a half
+// format (and WGSL tanh built-ins may lose relative accuracy there: lavapipe's does).
+fn fr_tanh(h: u32, fb: u32, eb: u32) -> u32 {
+  let u = fr_widen(h, fb, eb);
+  if ((u & 0x7fffffffu) < 0x39800000u) { return h; }
+  return fr_narrow(f32r_tanh(u), fb, eb);
+}

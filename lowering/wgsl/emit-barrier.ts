@@ -16,6 +16,9 @@
  *    `bar.sync` because the converged schedule runs both sides of a divergent branch in
  *    barrier-aligned phases (converge.ts). A constant count that is not a positive multiple
  *    of 32 or an id above 15 is rejected (PTX leaves them undefined).
+ *  - `counted` barriers (only in the step loop, lowering/converge-steps.ts, for kernels whose
+ *    named barriers are reached in divergent code): exact arrival counting per barrier id,
+ *    the `arrive`/`step`/`done` forms below.
  *  - `bar.red.popc.u32`, `bar.red.and.pred`, `bar.red.or.pred`: active threads add to a
  *    workgroup counter, a barrier, thread 0 takes the total (resetting the counter) into a
  *    plain workgroup word, and `workgroupUniformLoad` (itself a barrier) hands it to every
@@ -28,11 +31,27 @@ import type { FunctionEmitter } from './emit-function.js';
 
 const COUNTER = 'ptx_bar_count';
 const RESULT = 'ptx_bar_total';
+/** Exact named barriers (step loop only): threads arrived per barrier id, and its count. */
+const ARRIVED = 'ptx_bar_arrived';
+const NEED = 'ptx_bar_need';
+/** Bit `id`: barrier `id` completed in this step (written by thread 0 between two barriers). */
+const DONE = 'ptx_bar_done';
+/** Threads waiting at a counted barrier at the end of a step. */
+const WAITING = 'ptx_bar_waiting';
+/** NEED value of a barrier without a thread count: every running thread of the CTA. */
+const ALL = '0xffffffffu';
+/** 1, plus the lanes a trailing partial warp lacks for its lane 0 (counts are per warp). */
+const WARP_WEIGHT = '(1u + select(0u, (32u - (ptx_ntid_x * ptx_ntid_y * ptx_ntid_z)) & 31u, ptx_tid_linear == ((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z) & ~31u)))';
 
 function constantOf(cx: FunctionEmitter, v: InstOf<'barrier'>['id']): bigint | undefined {
   if (v === null) return undefined;
   const def = cx.fn.defOf(v);
   return def?.op === 'const' ? def.bits : undefined;
+}
+
+/** Ids above 15 are rejected when constant; a register id is taken modulo 16 (PTX: undefined). */
+function barId(cx: FunctionEmitter, i: InstOf<'barrier'>): string {
+  return i.id === null ? '0u' : `u32(${cx.ref(i.id)})`;
 }
 
 export function emitBarrier(cx: FunctionEmitter, i: InstOf<'barrier'>): string | undefined {
@@ -42,7 +61,45 @@ export function emitBarrier(cx: FunctionEmitter, i: InstOf<'barrier'>): string |
   if (count !== undefined && (count <= 0n || count % 32n !== 0n)) {
     return cx.unsupported(`a barrier thread count of ${count} (PTX requires a positive multiple of 32)`), undefined;
   }
+  if (i.counted === 'arrive') {
+    // NVIDIA counts a warp's arrival as 32 threads; whole warps arrive together, so each
+    // thread adds 1 and lane 0 of a trailing partial warp adds its missing lanes (WARP_WEIGHT).
+    const bar = `${barId(cx, i)} & 15u`;
+    const need = i.count === null ? ALL : `u32(${cx.ref(i.count)})`;
+    const guard = i.active === null ? 'true' : cx.ref(i.active);
+    cx.line(`if (${guard}) { atomicAdd(&${ARRIVED}[${bar}], ${WARP_WEIGHT}); atomicStore(&${NEED}[${bar}], ${need}); }`);
+    return undefined;
+  }
+  if (i.counted === 'done') {
+    return `(((${DONE} >> (${barId(cx, i)} & 15u)) & 1u) != 0u)`;
+  }
   if (cx.fn.memory?.slots.some((s) => s.writable)) cx.line('storageBarrier();');
+  if (i.counted === 'step' && i.pred !== null) {
+    // All arrivals of this step happened before this barrier and the next step's come after
+    // the workgroupUniformLoad below, so thread 0 sees a stable count per barrier; a barrier
+    // completes when its arrivals reach its count (all running threads without a count),
+    // and is reset for its next use by taking that count away.
+    // `active` marks threads waiting at a barrier: when all running threads wait and nothing
+    // completed, the result is 0 so the step loop ends (its waiting threads then trap).
+    cx.line(`if (${cx.ref(i.pred)}) { atomicAdd(&${COUNTER}, ${WARP_WEIGHT}); }`);
+    if (i.active !== null) cx.line(`if (${cx.ref(i.active)}) { atomicAdd(&${WAITING}, ${WARP_WEIGHT}); }`);
+    cx.line('workgroupBarrier();');
+    cx.line(`if (ptx_tid_linear == 0u) {`);
+    cx.line(`  let live = atomicExchange(&${COUNTER}, 0u);`);
+    cx.line(`  let waiting = atomicExchange(&${WAITING}, 0u);`);
+    cx.line(`  var done = 0u;`);
+    cx.line(`  for (var b = 0u; b < 16u; b++) {`);
+    cx.line(`    let need = atomicLoad(&${NEED}[b]);`);
+    cx.line(`    let want = select(need, live, need == ${ALL});`);
+    cx.line(`    if ((need != 0u) & (atomicLoad(&${ARRIVED}[b]) >= want)) { atomicSub(&${ARRIVED}[b], want); atomicStore(&${NEED}[b], 0u); done |= 1u << b; }`);
+    cx.line(`  }`);
+    cx.line(`  ${DONE} = done;`);
+    cx.line(`  ${RESULT} = select(live, 0u, (done == 0u) & (waiting == live));`);
+    cx.line(`}`);
+    const total = cx.temp('bar_total');
+    cx.line(`let ${total} = workgroupUniformLoad(&${RESULT});`);
+    return total;
+  }
   if (i.reduce === null || i.pred === null) { cx.line('workgroupBarrier();'); return undefined; }
   const active = i.active === null ? '' : ` && ${cx.ref(i.active)}`;
   // Count the predicate (popc, or) or its negation (and: true when none is false).
@@ -58,5 +115,9 @@ export function emitBarrier(cx: FunctionEmitter, i: InstOf<'barrier'>): string |
 /** Module declarations `bar.red` needs (zero-initialised workgroup words). */
 export function barrierDeclarations(fn: IrFunction): string[] {
   const red = fn.blocks.some((b) => b.insts.some((id) => { const x = fn.inst(id).inst; return x.op === 'barrier' && x.reduce !== null; }));
-  return red ? [`var<workgroup> ${COUNTER}: atomic<u32>;`, `var<workgroup> ${RESULT}: u32;`] : [];
+  const counted = fn.blocks.some((b) => b.insts.some((id) => { const x = fn.inst(id).inst; return x.op === 'barrier' && x.counted !== undefined; }));
+  return [
+    ...(red ? [`var<workgroup> ${COUNTER}: atomic<u32>;`, `var<workgroup> ${RESULT}: u32;`] : []),
+    ...(counted ? [`var<workgroup> ${ARRIVED}: array<atomic<u32>, 16>;`, `var<workgroup> ${NEED}: array<atomic<u32>, 16>;`, `var<workgroup> ${DONE}: u32;`, `var<workgroup> ${WAITING}: atomic<u32>;`] : []),
+  ];
 }

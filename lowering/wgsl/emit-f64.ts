@@ -97,5 +97,15 @@ export function f64Convert(cx: ExprContext, i: InstOf<'convert'>): string {
       return bits === 32 ? `${r}.x` : `(${r}.x & 0x${((1 << bits) - 1).toString(16)}u)`;
     }
   }
+  // f16/bf16 <-> f64: halves widen exactly through f32; f64 rounds once into the half format
+  const half = (t: T.IrType): [string, string] | null => (T.isFloat(t, 16) ? (t.kind === 'float' && t.format === 'bf16' ? ['7u', '8u'] : ['10u', '5u']) : null);
+  const integral = i.rounding === 'rni' || i.rounding === 'rzi' || i.rounding === 'rmi' || i.rounding === 'rpi';
+  const hf = half(from);
+  if (hf && T.isFloat(to, 64) && !integral && !i.ftz) return sat(cx.call('f64_from_f32', cx.call('fr_widen', v, ...hf), 'false'));
+  const ht = half(to);
+  if (ht && T.isFloat(from, 64) && !integral && !i.ftz && !i.relu && !i.satfinite) {
+    const r = cx.call('f64_to_fr', v, rm, ...ht);
+    return i.sat ? cx.call('fr_narrow', cx.call('f32_bits_sat', cx.call('fr_widen', r, ...ht)), ...ht) : r;
+  }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }

@@ -136,6 +136,12 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
     const [fb, eb] = fmt(i.type);
     const flushed = i.ftz ? cx.call('fr_ftz', v, fb, eb) : v;
     if (i.kind === 'neg' || i.kind === 'abs') return cx.call('fr_absneg', flushed, String(i.kind === 'neg'), fb, eb);
+    // ex2/tanh.approx on halves: the f32 approximation of the exactly widened input, rounded to
+    // nearest (within the half-precision bounds of the ISA)
+    if ((i.kind === 'ex2' || i.kind === 'tanh') && i.rounding === 'approx') {
+      if (i.kind === 'tanh') return cx.call('fr_tanh', flushed, fb, eb);
+      return cx.call('fr_narrow', cx.call('f32r_ex2', cx.call('fr_widen', flushed, fb, eb)), fb, eb);
+    }
     return cx.unsupported(`${i.kind} on ${T.typeName(i.type)}`);
   }
   // sin/cos flush subnormal inputs even without .ftz (ISA result tables; an H100 agrees)
@@ -178,6 +184,7 @@ function int64In(cx: ExprContext, v: ValueId, signed: boolean): string {
 
 /** cvt between integers, f32, f16 and bf16 (f64 forms go to emit-f64.ts), exactly in every mode. */
 export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
+  if (i.minifloat) return minifloatConvert(cx, i, i.minifloat);
   if (T.isFloat(i.type, 64) || T.isFloat(cx.typeOf(i.value), 64)) return F64.f64Convert(cx, i);
   const from: T.IrType = cx.typeOf(i.value);
   const to: T.IrType = i.type as T.IrType;
@@ -202,4 +209,16 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
     return bitsOut(cx, to, cx.call('fr_narrow', u, '23u', '8u'), i.ftz, i.sat);
   }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
+}
+
+/** fp8 <-> f32/f16 and f32 -> tf32 (shaders/cvt8.wgsl); the integer side holds the narrow bits. */
+function minifloatConvert(cx: ExprContext, i: InstOf<'convert'>, mf: NonNullable<InstOf<'convert'>['minifloat']>): string {
+  const relu = String(!!i.relu);
+  if (mf.format === 'tf32') {
+    const rm = mf.tiesAway ? '4u' : i.rounding === 'rz' ? '1u' : '0u';
+    return cx.call('tf32_from_f32', bitsIn(cx, i.value, false), rm, String(!!i.satfinite), relu);
+  }
+  const e4m3 = String(mf.format === 'e4m3');
+  if (i.type.kind === 'int') return cx.call('f8_from_f32', bitsIn(cx, i.value, false), e4m3, relu);
+  return cx.call('f8_to_f16', cx.ref(i.value), e4m3, relu);
 }

@@ -112,6 +112,11 @@ export interface ConvertInst extends Base {
   readonly rounding: FloatRounding | IntRoundingMode; readonly sat: boolean; readonly ftz: boolean;
   /** f16/bf16 results: `.relu` (negative to +0, NaN canonical), `.satfinite` (infinities to MAX_NORM). */
   readonly relu?: boolean; readonly satfinite?: boolean;
+  /**
+   * fp8 (e4m3/e5m2) and tf32 conversions: the integer side holds the narrow format's bits (fp8 in
+   * the low byte of an i16, tf32 as f32 bits in an i32); `tiesAway` is `.rna`.
+   */
+  readonly minifloat?: { readonly format: 'e4m3' | 'e5m2' | 'tf32'; readonly tiesAway: boolean };
 }
 
 export interface SelectInst extends Base { readonly op: 'select'; readonly cond: ValueId; readonly a: ValueId; readonly b: ValueId }
@@ -150,8 +155,22 @@ export interface BarrierInst extends Base {
    * thread arrives but contributes nothing to `bar.red`. null: every running thread is active.
    */
   readonly active: ValueId | null;
+  /**
+   * Set only by the step loop (lowering/converge-steps.ts) for exact named-barrier counting:
+   * `arrive` adds the active threads to barrier `id`'s arrival counter (no wait); `step` is the
+   * step's `bar.red.popc` of running threads (`pred`) that also completes every barrier whose
+   * count was reached, and is 0 when all running threads wait (`active`) and none completed;
+   * `done` reads whether barrier `id` completed in this step (a pred).
+   */
+  readonly counted?: 'arrive' | 'step' | 'done';
 }
 export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: MemoryScope }
+/**
+ * Records a trap (R004 at launch, at source offset `at`) when `cond` holds, without ending the
+ * thread: a check inside an instruction (alloca's stack bound) whose thread then continues
+ * with safe values, so the check needs no control flow of its own.
+ */
+export interface TrapIfInst extends Base { readonly op: 'trap_if'; readonly cond: ValueId; readonly at: number }
 
 /**
  * Warp collectives (lowered to subgroups or emulated, per device; lowering/wgsl/emit-warp.ts).
@@ -193,7 +212,7 @@ export type Inst =
   | IntBinaryInst | IntUnaryInst | IntBitsInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
   | FloatBinaryInst | FmaInst | FloatUnaryInst | FloatCompareInst | ConvertInst
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
-  | LoadInst | StoreInst | AtomicInst | BarrierInst | FenceInst
+  | LoadInst | StoreInst | AtomicInst | BarrierInst | FenceInst | TrapIfInst
   | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst;
 
 export type Op = Inst['op'];
@@ -209,7 +228,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   fbinary: ['a', 'b'], fma: ['a', 'b', 'c'], funary: ['value'], fcmp: ['a', 'b'], convert: ['value'],
   select: ['cond', 'a', 'b'], special: [], kernel_param: [], address_of: [], cvta: ['value'],
   load: ['address'], store: ['address', 'value'], atomic: ['address', 'value', 'compare'],
-  barrier: ['id', 'count', 'pred', 'active'], fence: [],
+  barrier: ['id', 'count', 'pred', 'active'], fence: [], trap_if: ['cond'],
   shfl: ['value', 'lane', 'clamp', 'mask', 'active'], vote: ['pred', 'mask', 'active'], activemask: ['active'],
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
   call: ['args', 'returns'],
@@ -221,7 +240,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   ibinary: false, iunary: false, ibits: false, mul_wide: false, icmp: false, extend: false, truncate: false,
   fbinary: false, fma: false, funary: false, fcmp: false, convert: false,
   select: false, special: false, kernel_param: false, address_of: false, cvta: false,
-  load: false, store: true, atomic: true, barrier: true, fence: true,
+  load: false, store: true, atomic: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
 };
 

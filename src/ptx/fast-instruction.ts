@@ -16,18 +16,36 @@
  * instructions share one read-only `Modifiers` object.
  */
 import type { Guard, Instruction, Modifiers, Operand, RegisterOperand, VectorOperand } from './ast.js';
-import { type PtxToken, TokenKind } from './lexer.js';
+import { ownCopy, type PtxToken, TokenKind } from './lexer.js';
 import { floatBits, integerValue, Reject } from './parser-common.js';
 import { decodeOpcode, type DecodedOpcode } from './parser-modifiers.js';
 import { classifyRegister, isVectorSpecial } from './parser-operand.js';
 
 type Step<T> = { value: T; next: PtxToken } | undefined;
 
+/**
+ * Operand lists are collected in these and copied out at their exact length: an array
+ * grown by `push` keeps spare capacity for its whole life in the AST (a 3-operand list
+ * would hold 17 slots), which every GC then copies.
+ */
+const OPERANDS: Operand[] = [];
+
+/**
+ * The token after the operand the last `operand`/`address`/`vector`/`parenList` call
+ * returned (a second result without a `{value, next}` object per operand).
+ */
+let after: PtxToken = undefined as unknown as PtxToken;
+const ELEMENTS: Operand[] = [];
+
 const isPunct = (t: PtxToken, c: string): boolean => t.kind === TokenKind.Punct && t.text === c;
 const span = (t: PtxToken) => ({ start: t.index, end: t.end });
 
-/** Decoded opcodes by spelling; a Reject is cached too (the grammar then reports it). */
-const decoded = new Map<string, DecodedOpcode | Reject>();
+/**
+ * Decoded opcodes by spelling; a rejected spelling is cached as null (the grammar then
+ * reports it). Never the Reject itself: it holds a token, and through it the lexer and
+ * the whole text of a module parsed long ago.
+ */
+const decoded = new Map<string, DecodedOpcode | null>();
 
 /** Decodes `opcode` and the modifier tokens up to `last` (inclusive). */
 function decode(text: string, opcode: PtxToken, last: PtxToken): DecodedOpcode | undefined {
@@ -41,10 +59,11 @@ function decode(text: string, opcode: PtxToken, last: PtxToken): DecodedOpcode |
   const key = text.slice(opcode.index, last.end);
   let d = decoded.get(key);
   if (d === undefined) {
-    d = decodeOpcode(opcode, modifierTokens(opcode, last));
-    if (decoded.size < 10_000) decoded.set(key, d);
+    const r = decodeOpcode(opcode, modifierTokens(opcode, last));
+    d = r instanceof Reject ? null : r;
+    if (decoded.size < 10_000) decoded.set(ownCopy(key), d);
   }
-  return d instanceof Reject ? undefined : d;
+  return d ?? undefined;
 }
 
 function modifierTokens(opcode: PtxToken, last: PtxToken): PtxToken[] {
@@ -84,7 +103,7 @@ function endsOperand(t: PtxToken): boolean {
 }
 
 /** `[base]`, `[base+off]`, `[base+-off]`, `[base-off]`. */
-function address(open: PtxToken): Step<Operand> {
+function address(open: PtxToken): Operand | undefined {
   const b = open.next as PtxToken;
   let base: Operand;
   if (b.kind === TokenKind.Register) base = { kind: 'register', name: b.text, span: span(b) };
@@ -110,25 +129,28 @@ function address(open: PtxToken): Step<Operand> {
     t = t.next as PtxToken;
   }
   if (!isPunct(t, ']')) return undefined;
-  return { value: { kind: 'address', base: base as RegisterOperand, offset, span: { start: open.index, end: t.end } }, next: t.next as PtxToken };
+  after = t.next as PtxToken;
+  return { kind: 'address', base: base as RegisterOperand, offset, span: { start: open.index, end: t.end } };
 }
 
 /** `{a, b, _}` of simple operands. */
-function vector(open: PtxToken): Step<VectorOperand> {
-  const elements: Operand[] = [];
+function vector(open: PtxToken): VectorOperand | undefined {
+  const elements = ELEMENTS;
+  elements.length = 0;
   let t = open.next as PtxToken;
   if (!isPunct(t, '}')) {
     for (;;) {
       const e = operand(t);
-      if (!e || e.value.kind === 'vector' || e.value.kind === 'address') return undefined;
-      elements.push(e.value);
-      t = e.next;
+      if (!e || e.kind === 'vector' || e.kind === 'address') return undefined;
+      elements.push(e);
+      t = after;
       if (isPunct(t, '}')) break;
       if (!isPunct(t, ',')) return undefined;
       t = t.next as PtxToken;
     }
   }
-  return { value: { kind: 'vector', elements, span: { start: open.index, end: t.end } }, next: t.next as PtxToken };
+  after = t.next as PtxToken;
+  return { kind: 'vector', elements: elements.slice(), span: { start: open.index, end: t.end } };
 }
 
 /** A second pair member after `|`: a register-like name or `_`. */
@@ -137,7 +159,7 @@ function pairSecond(t: PtxToken): Operand | undefined {
   return registerLike(t);
 }
 
-function operand(t: PtxToken): Step<Operand> {
+function operand(t: PtxToken): Operand | undefined {
   const n = t.next as PtxToken;
   switch (t.kind) {
     case TokenKind.Register: {
@@ -146,20 +168,24 @@ function operand(t: PtxToken): Step<Operand> {
         const first = classifyRegister(t);
         if (!second || first.kind !== 'register') return undefined;
         const value: Operand = { kind: 'pair', first, second: second as RegisterOperand, span: { start: t.index, end: second.span.end } };
-        return { value, next: (n.next as PtxToken).next as PtxToken };
+        after = (n.next as PtxToken).next as PtxToken;
+        return value;
       }
       if (n.kind === TokenKind.Dot && isVectorSpecial(t.text)) {
         const c = n.text;
         if (c !== '.x' && c !== '.y' && c !== '.z') return undefined;
         const value: Operand = { kind: 'special', name: t.text.slice(1), component: c.slice(1) as 'x', span: { start: t.index, end: n.end } };
-        return { value, next: n.next as PtxToken };
+        after = n.next as PtxToken;
+        return value;
       }
-      return { value: classifyRegister(t), next: n };
+      after = n;
+      return classifyRegister(t);
     }
     case TokenKind.Ident: {
       if (t.text === '_') {
         if (isPunct(n, '|')) return undefined;
-        return { value: { kind: 'sink', span: span(t) }, next: n };
+        after = n;
+        return { kind: 'sink', span: span(t) };
       }
       if (isPunct(n, '|')) {
         const second = pairSecond(n.next as PtxToken);
@@ -168,28 +194,35 @@ function operand(t: PtxToken): Step<Operand> {
           kind: 'pair', first: { kind: 'register', name: t.text, span: span(t) }, second: second as RegisterOperand,
           span: { start: t.index, end: second.span.end },
         };
-        return { value, next: (n.next as PtxToken).next as PtxToken };
+        after = (n.next as PtxToken).next as PtxToken;
+        return value;
       }
       if (!endsOperand(n) || t.text === 'generic') return undefined;
-      return { value: { kind: 'symbol', name: t.text, span: span(t) }, next: n };
+      after = n;
+      return { kind: 'symbol', name: t.text, span: span(t) };
     }
     case TokenKind.Integer:
     case TokenKind.Float: {
       if (!endsOperand(n)) return undefined;
       const v = literal(t, undefined);
-      return v ? { value: v, next: n } : undefined;
+      if (!v) return undefined;
+      after = n;
+      return v;
     }
     case TokenKind.Punct: {
       if (t.text === '[') return address(t);
       if (t.text === '{') return vector(t);
       if (t.text === '-' && (n.kind === TokenKind.Integer || n.kind === TokenKind.Float) && endsOperand(n.next as PtxToken)) {
         const v = literal(n, t);
-        return v ? { value: v, next: n.next as PtxToken } : undefined;
+        if (!v) return undefined;
+        after = n.next as PtxToken;
+        return v;
       }
       if (t.text === '!' && n.kind !== TokenKind.Integer) {
         const r = registerLike(n);
         if (!r) return undefined;
-        return { value: { kind: 'negated', operand: r, span: { start: t.index, end: n.end } }, next: n.next as PtxToken };
+        after = n.next as PtxToken;
+        return { kind: 'negated', operand: r, span: { start: t.index, end: n.end } };
       }
       return undefined;
     }
@@ -199,21 +232,23 @@ function operand(t: PtxToken): Step<Operand> {
 }
 
 /** `(a, b)`: a call's return or parameter list. */
-function parenList(open: PtxToken): Step<VectorOperand> {
-  const elements: Operand[] = [];
+function parenList(open: PtxToken): VectorOperand | undefined {
+  const elements = ELEMENTS;
+  elements.length = 0;
   let t = open.next as PtxToken;
   if (!isPunct(t, ')')) {
     for (;;) {
       const e = operand(t);
-      if (!e || e.value.kind === 'vector' || e.value.kind === 'address') return undefined;
-      elements.push(e.value);
-      t = e.next;
+      if (!e || e.kind === 'vector' || e.kind === 'address') return undefined;
+      elements.push(e);
+      t = after;
       if (isPunct(t, ')')) break;
       if (!isPunct(t, ',')) return undefined;
       t = t.next as PtxToken;
     }
   }
-  return { value: { kind: 'vector', elements, span: { start: open.index, end: t.end } }, next: t.next as PtxToken };
+  after = t.next as PtxToken;
+  return { kind: 'vector', elements: elements.slice(), span: { start: open.index, end: t.end } };
 }
 
 /** A call target or prototype: a name or a register (never a special register). */
@@ -234,9 +269,9 @@ function callOperands(t: PtxToken): Step<Operand[]> {
   let rets: VectorOperand | undefined;
   if (isPunct(cur, '(')) {
     const r = parenList(cur);
-    if (!r || !isPunct(r.next, ',')) return undefined;
-    rets = r.value;
-    cur = r.next.next as PtxToken;
+    if (!r || !isPunct(after, ',')) return undefined;
+    rets = r;
+    cur = after.next as PtxToken;
   }
   const target = callee(cur);
   if (!target) return undefined;
@@ -246,8 +281,8 @@ function callOperands(t: PtxToken): Step<Operand[]> {
   if (isPunct(cur, ',') && isPunct(cur.next as PtxToken, '(')) {
     const p = parenList(cur.next as PtxToken);
     if (!p) return undefined;
-    params = p.value;
-    cur = p.next;
+    params = p;
+    cur = after;
     if (isPunct(cur, ',')) {
       proto = callee(cur.next as PtxToken);
       if (!proto) return undefined;
@@ -286,7 +321,8 @@ export function fastInstruction(text: string, t: PtxToken): Step<Instruction> {
     lastMod = cur;
     cur = cur.next as PtxToken;
   }
-  let operands: Operand[] = [];
+  let operands: Operand[] = OPERANDS;
+  operands.length = 0;
   if (opcode.text === 'call') {
     const c = callOperands(cur);
     if (!c || !isPunct(c.next, ';')) return undefined;
@@ -296,8 +332,8 @@ export function fastInstruction(text: string, t: PtxToken): Step<Instruction> {
     for (;;) {
       const o = operand(cur);
       if (!o) return undefined;
-      operands.push(o.value);
-      cur = o.next;
+      operands.push(o);
+      cur = after;
       if (isPunct(cur, ';')) break;
       if (!isPunct(cur, ',')) return undefined;
       cur = cur.next as PtxToken;
@@ -311,7 +347,7 @@ export function fastInstruction(text: string, t: PtxToken): Step<Instruction> {
     kind: 'instruction',
     opcode: d.row.opcode,
     modifiers: d.modifiers as Modifiers,
-    operands,
+    operands: operands === OPERANDS ? operands.slice() : operands,
     span: { start: guard ? guard.span.start : opcode.index, end: cur.end },
     opcodeSpan: { start: opcode.index, end: lastMod.end },
   };

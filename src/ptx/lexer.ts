@@ -55,6 +55,23 @@ export class PtxToken implements Token<TokenKind>, TokenPosition {
     }
     return this.following;
   }
+  /**
+   * Drops the links from `this` up to `to` (exclusive) once the parser is done with those
+   * tokens, so a token still referenced from an older stack frame (a function's first
+   * token while its body is parsed) no longer keeps every later token of the file alive
+   * through `next`. Walking a dropped link again would lex the text anew: correct, and
+   * never done by the parser.
+   */
+  release(to: PtxToken): void {
+    let t: PtxToken = this;
+    for (;;) {
+      const f = t.following;
+      if (f === undefined) return;
+      t.following = undefined;
+      if (f === to) return;
+      t = f;
+    }
+  }
   get pos(): TokenPosition {
     return this;
   }
@@ -82,6 +99,18 @@ for (let c = 0; c < 128; c++) {
   else if (/[0-9]/.test(ch)) CLASS[c] = C_DIGIT;
   else if ('{}()[],;:+-*/%!~&|^<>=@?'.includes(ch)) CLASS[c] = C_PUNCT;
 }
+
+/**
+ * A string that does not point into the text it was sliced from. V8 represents a slice of
+ * 13 or more characters as a view of its parent, so a long modifier (`.mbarrier::complete_tx::bytes`)
+ * kept in a module-level cache would keep that whole source text alive after its parse.
+ * Only called when a spelling is first seen.
+ */
+export function ownCopy(s: string): string {
+  return s.length < 13 ? s : s.split('').join('');
+}
+
+const PUNCT_TEXT: readonly string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 
 /** A decimal literal with an `e`/`E` (`1e10`) is a float. */
 function hasExponent(t: string, start: number, end: number): boolean {
@@ -150,13 +179,13 @@ export class PtxLexer implements Lexer<TokenKind> {
 
   private make(kind: TokenKind, start: number, end: number): PtxToken {
     this.i = end;
-    const text = kind <= TokenKind.Register || kind === TokenKind.Punct ? this.intern(start, end) : this.text.slice(start, end);
+    const text = kind <= TokenKind.Integer || kind === TokenKind.Punct ? this.intern(start, end) : this.text.slice(start, end);
     return new PtxToken(kind, text, start, end, this.line, start - this.lineStart + 1, this);
   }
 
   /**
-   * Names, modifiers, registers and punctuation repeat endlessly in PTX (`%r12`, `.f32`,
-   * `,`): one shared string per spelling, found by hashing the characters in place, keeps
+   * Names, modifiers, registers, integers and punctuation repeat endlessly in PTX (`%r12`, `.f32`,
+   * `,`, `4`): one shared string per spelling, found by hashing the characters in place, keeps
    * the token text and the AST names they end up in from being fresh copies every time.
    */
   private readonly names: (string | undefined)[] = new Array<string | undefined>(INTERN_SIZE);
@@ -169,7 +198,7 @@ export class PtxLexer implements Lexer<TokenKind> {
     const slot = (h ^ (h >>> 15)) & (INTERN_SIZE - 1);
     const known = this.names[slot];
     if (known !== undefined && known.length === len && t.startsWith(known, start)) return known;
-    const fresh = t.slice(start, end);
+    const fresh = ownCopy(t.slice(start, end));
     this.names[slot] = fresh;
     return fresh;
   }
@@ -233,7 +262,9 @@ export class PtxLexer implements Lexer<TokenKind> {
     const n = this.text.charCodeAt(start + 1);
     // `<<` and `>>` are the only two-character operators PTX constant expressions use.
     if ((c === 60 || c === 62) && n === c) return this.make(TokenKind.Punct, start, start + 2);
-    return this.make(TokenKind.Punct, start, start + 1);
+    // One-character punctuation (`,` `;` `[` …, a third of all tokens) needs no hashing.
+    this.i = start + 1;
+    return new PtxToken(TokenKind.Punct, PUNCT_TEXT[c] as string, start, start + 1, this.line, start - this.lineStart + 1, this);
   }
 
   private skipTrivia(): void {

@@ -14,8 +14,8 @@ import { moduleOf } from './parser-module.js';
 export function parsePtx(text: string, fileName = 'input.ptx'): Module {
   const lexer = new PtxLexer();
   const driver = new Driver(text);
-  // The first token is not kept in a variable: tokens already parsed must stay collectable.
-  const module = moduleOf(driver, lexer.parse(text));
+  // The first token is never held in a variable or argument: tokens already parsed must stay collectable.
+  const module = moduleOf(driver, () => lexer.parse(text));
   const all = [...lexer.diagnostics, ...driver.diagnostics].sort((a, b) => (a.span?.start ?? 0) - (b.span?.start ?? 0));
   if (all.length > 0) throw new PtxError(all, new SourceFile(fileName, text));
   return module;

@@ -81,7 +81,9 @@ export class Driver {
     let cur = t;
     while (cur.kind !== TokenKind.EOF && !(cur.kind === TokenKind.Punct && cur.text === '}')) {
       const next = this.statement(cur, body);
-      cur = next === cur ? (cur.next as PtxToken) : next; // recovery must always make progress
+      const after = next === cur ? (cur.next as PtxToken) : next; // recovery must always make progress
+      cur.release(after);
+      cur = after;
     }
     return { body, next: cur };
   }

@@ -133,6 +133,17 @@ export function tokenSpan(t: PtxToken): Span {
 
 /** Parses a PTX integer literal text (decimal, hex, octal, binary; optional `U` suffix). */
 export function integerValue(text: string): bigint | undefined {
+  // Literals repeat (`0`, `1`, `4`, offsets): one BigInt per spelling instead of one per use.
+  const known = INTEGERS.get(text);
+  if (known !== undefined) return known;
+  const v = parseInteger(text);
+  if (v !== undefined && INTEGERS.size < 8192) INTEGERS.set(text, v);
+  return v;
+}
+
+const INTEGERS = new Map<string, bigint>();
+
+function parseInteger(text: string): bigint | undefined {
   let t = text;
   const last = t.charCodeAt(t.length - 1) | 0x20;
   if (last === 0x75) t = t.slice(0, -1);

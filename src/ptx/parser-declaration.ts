@@ -114,27 +114,30 @@ function shape(ws: readonly DeclWord[], first: PtxToken): Shape | Reject {
   }
   if (space === undefined) return new Reject(first, 'expected a state space (`.reg`, `.shared`, `.global`, …)', DiagnosticCode.ParseExpected);
   if (type === undefined) return new Reject(first, 'expected a type in the declaration', DiagnosticCode.ParseExpected);
-  return {
-    kind: 'variable',
-    space: spaceRef(space),
-    type,
-    ...(linkage ? { linkage: linkage as VariableDeclaration['linkage'] & string } : {}),
-    ...(align !== undefined ? { align } : {}),
-    ...(vector ? { vector } : {}),
-    ...(pointer ? { pointer } : {}),
-    ...(opaque ? { opaque } : {}),
-  };
+  const out: { -readonly [K in keyof Shape]: Shape[K] } = { kind: 'variable', space: spaceRef(space), type };
+  if (linkage) out.linkage = linkage as VariableDeclaration['linkage'] & string;
+  if (align !== undefined) out.align = align;
+  if (vector) out.vector = vector;
+  if (pointer) out.pointer = pointer;
+  if (opaque) out.opaque = opaque;
+  return out;
 }
 
+// Built by assignment, not spreads: spreads of conditional `{}`s cost a temporary object
+// each and a slow generic copy, on every declaration of a large module.
 function declare(s: Shape, d: Declarator, first: PtxToken, next: PtxToken): VariableDeclaration {
-  return {
-    ...s,
-    name: d.name.text,
-    ...(d.count ? { parameterizedCount: num(d.count) } : {}),
-    ...(d.dims.length ? { arrayDims: d.dims.map((t) => (t ? num(t) : null)) } : {}),
-    ...(d.init ? (Array.isArray(d.init) ? { fields: d.init } : { initializer: d.init }) : {}),
-    span: spanOf(first, next),
-  };
+  const v: Record<string, unknown> = { kind: s.kind, space: s.space, type: s.type };
+  if (s.linkage !== undefined) v['linkage'] = s.linkage;
+  if (s.align !== undefined) v['align'] = s.align;
+  if (s.vector !== undefined) v['vector'] = s.vector;
+  if (s.pointer !== undefined) v['pointer'] = s.pointer;
+  if (s.opaque !== undefined) v['opaque'] = s.opaque;
+  v['name'] = d.name.text;
+  if (d.count) v['parameterizedCount'] = num(d.count);
+  if (d.dims.length) v['arrayDims'] = d.dims.map((t) => (t ? num(t) : null));
+  if (d.init) v[Array.isArray(d.init) ? 'fields' : 'initializer'] = d.init;
+  v['span'] = spanOf(first, next);
+  return v as unknown as VariableDeclaration;
 }
 
 // ---------------------------------------------------------------- fast path

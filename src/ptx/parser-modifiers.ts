@@ -16,12 +16,20 @@ const BOOLEAN_FIELDS: ReadonlySet<ModifierField> = new Set<ModifierField>([
 ]);
 const LIST_FIELDS: ReadonlySet<ModifierField> = new Set<ModifierField>(['types', 'layouts', 'cacheHints', 'extra']);
 
-/** `shared::cta` → { space: 'shared', qualifier: 'cta' }. */
+/**
+ * `shared::cta` → { space: 'shared', qualifier: 'cta' }. One shared frozen object per
+ * spelling: every `.reg` declaration of a module carries one.
+ */
 export function spaceRef(word: string): SpaceRef {
-  const i = word.indexOf('::');
-  if (i < 0) return { space: word as StateSpace };
-  return { space: word.slice(0, i) as StateSpace, qualifier: word.slice(i + 2) as 'cta' };
+  let ref = SPACE_REFS.get(word);
+  if (ref === undefined) {
+    const i = word.indexOf('::');
+    ref = Object.freeze(i < 0 ? { space: word as StateSpace } : { space: word.slice(0, i) as StateSpace, qualifier: word.slice(i + 2) as 'cta' });
+    if (SPACE_REFS.size < 256) SPACE_REFS.set(word, ref);
+  }
+  return ref;
 }
+const SPACE_REFS = new Map<string, SpaceRef>();
 
 /** Per row: word → indices of the groups listing it (pattern groups are tried on a miss). */
 const indexCache = new Map<OpcodeRow, Map<string, number[]>>();

@@ -61,11 +61,23 @@ const specialWithComponent: P<SpecialRegisterOperand> = apply(seq_sc(vectorSpeci
 
 /** A register token as an operand: `%r1`, or a special register without component (`%laneid`, `%envreg3`). */
 export function classifyRegister(t: PtxToken): RegisterOperand | SpecialRegisterOperand {
-  const name = t.text.slice(1);
-  if (SCALAR_SPECIALS.has(name) || VECTOR_SPECIALS.has(name)) return { kind: 'special', name, span: tokenSpan(t) };
+  const special = specialOf(t.text);
+  if (special === null) return { kind: 'register', name: t.text, span: tokenSpan(t) };
+  if (special.index === undefined) return { kind: 'special', name: special.name, span: tokenSpan(t) };
+  return { kind: 'special', name: special.name, index: special.index, span: tokenSpan(t) };
+}
+
+/** Per register spelling (`%r12`, `%tid`, `%envreg3`): the special register it names, or null. */
+const SPECIAL_OF = new Map<string, { name: string; index?: number } | null>();
+
+function specialOf(text: string): { name: string; index?: number } | null {
+  let s = SPECIAL_OF.get(text);
+  if (s !== undefined) return s;
+  const name = text.slice(1);
   const idx = indexedSpecial(name);
-  if (idx) return { kind: 'special', name: idx[0], index: idx[1], span: tokenSpan(t) };
-  return { kind: 'register', name: t.text, span: tokenSpan(t) };
+  s = SCALAR_SPECIALS.has(name) || VECTOR_SPECIALS.has(name) ? { name } : idx ? { name: idx[0], index: idx[1] } : null;
+  if (SPECIAL_OF.size < 16384) SPECIAL_OF.set(text, s);
+  return s;
 }
 
 /** `%tid`, `%ctaid`, …: special registers that take a `.x/.y/.z` component. */

@@ -1189,6 +1189,44 @@ cases.push(
   intSwitch('int_switch/one-block', 50, 64, 1, 64),
 );
 
+// ------------------------------------------------------------ mem_stack (alloca)
+// mem_stack(const int* in, int* out, int n), hand-written PTX: 8 rounds of stacksave, alloca of
+// ((in[i] >> 4r) & 15) + 1 words (align 16), fill, fold, stackrestore. out[2i] is the fold,
+// out[2i+1] is 1 when every round's alloca returned the first round's address: the stack grows
+// down from the end of its 1024 bytes (handlers-stack.ts), as NVIDIA's does.
+
+function memStack(name: string, n: number, grid: number, block: number): E2ECase {
+  return defineCase({
+    name, ptxFile: 'mem_stack.ptx', entry: 'mem_stack', grid, block, params: ['in', 'out', 'n'],
+    build(rng) {
+      const input = Int32Array.from({ length: n }, () => rng.i32());
+      const out = poisoned((k) => new Int32Array(k), 2 * n, 4);
+      const exp = poisonedCopy(out);
+      for (let i = 0; i < n; i++) {
+        const v = input[i] as number;
+        let acc = 0;
+        let same = 1;
+        let first = 0;
+        for (let r = 0; r < 8; r++) {
+          const k = ((v >>> (4 * r)) & 15) + 1;
+          const at = (1024 - 4 * k) & ~15;
+          if (r === 0) first = at;
+          else if (at !== first) same = 0;
+          for (let j = 0; j < k; j++) {
+            const word = (input[(i + (k - 1 - j) + r) % n] as number) ^ Math.imul(k - 1 - j, -1640531527);
+            acc = (Math.imul(acc, 31) + word) | 0;
+          }
+        }
+        exp[2 * i] = acc;
+        exp[2 * i + 1] = same;
+      }
+      return withOutputs([input, out, n], { 1: exp });
+    },
+  });
+}
+
+cases.push(memStack('mem_stack/partial-last-block', 150, 3, 64), memStack('mem_stack/one-block', 32, 1, 32));
+
 export { cases };
 
 // Sanity: names are unique (cheap, runs at import).

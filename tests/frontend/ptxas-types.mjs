@@ -28,9 +28,11 @@ const IMM_TAIL = { lop3: ['0x96'], shfl: ['0', '31', '-1'], vote: ['-1'], match:
 /** Registers are declared with a type ptxas allows for registers of that size. */
 const REG_TYPE = (t) => (t === 'pred' ? 'pred' : t === 'f32' || t === 'f64' ? t : /8|16$/.test(t) && !/x2$/.test(t) ? 'b16' : /64/.test(t) ? 'b64' : 'b32');
 const report = [];
+// Rows with memory, texture or mbarrier operands are checked by ptxas-type-lines.mjs instead.
+const { TEMPLATES } = await import('./ptxas-type-lines.mjs');
 for (const row of OPCODES.values()) {
   const group = row.groups.find((g) => g.field === 'types');
-  if (!group || group.words.length === SCALAR_TYPES.length) continue;
+  if (!group || group.words.length === SCALAR_TYPES.length || row.name in TEMPLATES) continue;
   const lines = [];
   const decls = TYPES.map((t, i) => `.reg .${REG_TYPE(t)} %v${i}_<8>;`).join('\n');
   for (const [i, t] of TYPES.entries()) {

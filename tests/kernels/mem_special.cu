@@ -1,5 +1,7 @@
 // Extern dynamic shared memory and special registers (issue 4): each block reverses its
 // slice through `extern __shared__` memory; thread 0 of each block records special registers.
+// Needs -arch=sm_90 (ptxas accepts cluster registers only for sm_90 targets; an sm_80 .ptx
+// is rejected by the driver with CUDA_ERROR_INVALID_PTX): nvcc -ptx -arch=sm_90 -O3.
 __device__ __forceinline__ unsigned sreg_dyn() { unsigned r; asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned sreg_total() { unsigned r; asm volatile("mov.u32 %0, %%total_smem_size;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned sreg_smid() { unsigned r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }

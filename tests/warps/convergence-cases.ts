@@ -210,6 +210,187 @@ function loopLast(input: Int32Array, grid: number, block: number): Uint32Array {
   return out;
 }
 
+/** A barrier operation a simulated thread yields: `bar.sync`/`bar.arrive id{, count}`. */
+interface BarOp { readonly sync: boolean; readonly id: number; readonly count?: number }
+
+/**
+ * Runs one block's threads as generators yielding named-barrier operations, modelling the
+ * hardware's barrier resources (PTX ISA, bar/barrier): each of the 16 barriers counts arriving
+ * threads; `arrive` adds without waiting, `sync` adds and waits; when the count reaches the
+ * barrier's thread count (all non-exited threads when it has none) the waiting threads go on
+ * and the barrier is reset. Race-free kernels do not depend on the order threads run in.
+ */
+function simulateNamed(block: number, thread: (t: number) => Generator<BarOp, void, void>): void {
+  const gens = Array.from({ length: block }, (_, t) => thread(t));
+  const waitingOn = new Array<number>(block).fill(-1);
+  const exited = new Array<boolean>(block).fill(false);
+  const arrived = new Array<number>(16).fill(0);
+  const need = new Array<number | undefined>(16).fill(undefined);
+  // Arrivals count per warp: lane 0 of a trailing partial warp stands for its missing lanes.
+  const weight = (t: number): number => 1 + (t === (block & ~31) ? -block & 31 : 0);
+  const complete = (): void => {
+    let live = 0;
+    for (let t = 0; t < block; t++) if (!exited[t]) live += weight(t);
+    for (let id = 0; id < 16; id++) {
+      const n = need[id];
+      if (n === undefined || arrived[id]! < (n === -1 ? live : n)) continue;
+      arrived[id] = 0; need[id] = undefined;
+      for (let t = 0; t < block; t++) if (waitingOn[t] === id) waitingOn[t] = -1;
+    }
+  };
+  for (;;) {
+    let progressed = false;
+    for (let t = 0; t < block; t++) {
+      if (exited[t] || waitingOn[t] >= 0) continue;
+      progressed = true;
+      const r = gens[t]!.next();
+      if (r.done) { exited[t] = true; complete(); continue; }
+      const op = r.value;
+      arrived[op.id] = arrived[op.id]! + weight(t);
+      need[op.id] = op.count ?? -1;
+      if (op.sync) waitingOn[t] = op.id;
+      complete();
+    }
+    if (exited.every((x) => x)) return;
+    if (!progressed) throw new Error('simulated block deadlocks');
+  }
+}
+
+const bsync = (id: number, count?: number): BarOp => ({ sync: true, id, ...(count === undefined ? {} : { count }) });
+const barrive = (id: number, count: number): BarOp => ({ sync: false, id, count });
+
+function namedPipe(input: Int32Array, grid: number, block: number): Uint32Array {
+  const out = poisoned(grid * block);
+  for (let b = 0; b < grid; b++) {
+    const buf = [new Int32Array(64), new Int32Array(64)];
+    const fin = new Int32Array(64);
+    simulateNamed(block, function* (t) {
+      const i = b * block + t;
+      const x = input[i] as number;
+      let acc = 0;
+      if (t < 64) {
+        for (let k = 0; k < 6; k++) {
+          const slot = k & 1;
+          if (k >= 2) yield bsync(3 + slot, 128);
+          buf[slot]![t] = (Math.imul(x, k + 1) + t) | 0;
+          yield barrive(1 + slot, 128);
+        }
+        fin[t] = x ^ 0x3c;
+      } else {
+        for (let k = 0; k < 6; k++) {
+          const slot = k & 1;
+          yield bsync(1 + slot, 128);
+          acc = (Math.imul(acc, 3) + (buf[slot]![63 - (t - 64)] as number)) | 0;
+          yield barrive(3 + slot, 128);
+        }
+      }
+      yield bsync(0);
+      out[i] = (t < 64 ? Math.imul(fin[63 - t] as number, 2) : (acc + (fin[t - 64] as number)) | 0) >>> 0;
+    });
+  }
+  return out;
+}
+
+function namedSubset(input: Int32Array, grid: number, block: number): Uint32Array {
+  const out = poisoned(grid * block);
+  for (let b = 0; b < grid; b++) {
+    const a = new Int32Array(32);
+    const bb = new Int32Array(64);
+    const c = new Int32Array(64);
+    simulateNamed(block, function* (t) {
+      const i = b * block + t;
+      const w = t >> 5;
+      const lane = t & 31;
+      let v = input[i] as number;
+      if (w === 0) {
+        for (let k = 0; k < 3; k++) {
+          c[lane] = (v + k) | 0;
+          yield bsync(3, 64);
+          v = (Math.imul(v, 3) + (c[32 + (lane ^ k)] as number)) | 0;
+          yield bsync(3, 64);
+        }
+        a[lane] = (Math.imul(v, 7) + 3) | 0;
+        yield barrive(1, 96);
+        out[i] = v >>> 0;
+      } else if (w === 3) {
+        for (let k = 0; k < 3; k++) {
+          c[32 + lane] = (v - k) | 0;
+          yield bsync(3, 64);
+          v = Math.imul(v, 5) ^ (c[lane ^ (k + 1)] as number);
+          yield bsync(3, 64);
+        }
+        out[i] = v >>> 0;
+      } else {
+        const u = t - 32;
+        bb[u] = (v + 11) | 0;
+        yield bsync(2, 64);
+        v = (v + (bb[63 - u] as number)) | 0;
+        yield bsync(1, 96);
+        out[i] = ((Math.imul(v, 2) + (a[u & 31] as number)) | 0) >>> 0;
+      }
+    });
+  }
+  return out;
+}
+
+function namedLag(input: Int32Array, grid: number, block: number): Uint32Array {
+  const out = poisoned(grid * block);
+  for (let b = 0; b < grid; b++) {
+    const buf = [new Int32Array(64), new Int32Array(64)];
+    const pex = new Int32Array(64);
+    simulateNamed(block, function* (t) {
+      const i = b * block + t;
+      const x = input[i] as number;
+      let acc = 0;
+      if (t < 64) {
+        for (let k = 0; k < 4; k++) {
+          const slot = k & 1;
+          pex[t] = (x + k) | 0;
+          yield bsync(5, 64);
+          const v = pex[63 - t] as number;
+          yield bsync(5, 64);
+          if (k >= 2) yield bsync(3 + slot, 128);
+          buf[slot]![t] = (Math.imul(v, k + 2) - t) | 0;
+          yield barrive(1 + slot, 128);
+        }
+        acc = x;
+      } else {
+        const u = t - 64;
+        for (let k = 0; k < 4; k++) {
+          const slot = k & 1;
+          yield bsync(1 + slot, 128);
+          acc = (Math.imul(acc ^ (buf[slot]![u] as number), 5) + (buf[slot]![63 - u] as number)) | 0;
+          yield barrive(3 + slot, 128);
+        }
+      }
+      out[i] = acc >>> 0;
+    });
+  }
+  return out;
+}
+
+function namedPartial(input: Int32Array, grid: number, block: number): Uint32Array {
+  const out = poisoned(grid * block);
+  for (let b = 0; b < grid; b++) {
+    const sh = new Int32Array(48);
+    simulateNamed(block, function* (t) {
+      const i = b * block + t;
+      let v = input[i] as number;
+      if (t >= 32) {
+        sh[t] = (Math.imul(v, 9) - 4) | 0;
+        yield barrive(1, 64);
+      } else {
+        yield bsync(1, 64);
+        v = (v + (sh[32 + (t & 15)] as number)) | 0;
+        sh[t] = v;
+      }
+      yield bsync(0);
+      out[i] = (t >= 32 ? (sh[t - 32] as number) ^ v : v) >>> 0;
+    });
+  }
+  return out;
+}
+
 const N_EARLY = 3 * 128 + 77;
 const N_STRIDE = 5000;
 const N_RED = 2 * 128 + 45;
@@ -232,7 +413,12 @@ export const CONV_FACTORIES: readonly { readonly grid: number; readonly make: (g
   { grid: 3, make: conv('conv_bar_red', 'conv_bar_red', 128, (g) => g * 128, (g) => 4 * g * 128, [], (x, g) => barRed(x, g, 128)) },
   { grid: 3, make: conv('conv_bar_red', 'conv_bar_red_exit', 128, (g) => g * 128, (g) => 3 * g * 128, [N_RED], (x, g) => barRedExit(x, g, 128, N_RED)) },
   { grid: 2, make: conv('conv_named', 'conv_named', 128, (g) => g * 128, (g) => g * 128, [], (x, g) => named(x, g, 128)) },
+  { grid: 3, make: conv('conv_named2', 'conv_named_pipe', 128, (g) => g * 128, (g) => g * 128, [], (x, g) => namedPipe(x, g, 128)) },
+  { grid: 3, make: conv('conv_named2', 'conv_named_subset', 128, (g) => g * 128, (g) => g * 128, [], (x, g) => namedSubset(x, g, 128)) },
+  { grid: 3, make: conv('conv_named2', 'conv_named_lag', 128, (g) => g * 128, (g) => g * 128, [], (x, g) => namedLag(x, g, 128)) },
+  { grid: 3, make: conv('conv_named2', 'conv_named_partial', 48, (g) => g * 48, (g) => g * 48, [], (x, g) => namedPartial(x, g, 48)) },
 ];
 
 /** The shapes recorded natively (tests/warps/native/conv_record.py mirrors them). */
 export const CONV_CASES: readonly ConvCase[] = CONV_FACTORIES.map((f) => f.make(f.grid));
+

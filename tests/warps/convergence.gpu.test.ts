@@ -124,3 +124,40 @@ describe('kernels whose barriers are already uniform are not rewritten', () => {
     });
   }
 });
+
+// Warps 0-1 wait at `bar.sync 1, 128` that only they ever reach: NVIDIA hardware hangs. The
+// exact-counting step loop sees every running thread waiting with no barrier completed and
+// ends the kernel with a trap at the barrier (R004) instead of looping forever.
+const NAMED_DEADLOCK = `.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bra W;
+  bar.arrive 2, 64;
+  st.global.u32 [%rd2], 7;
+  ret;
+W:
+  bar.sync 1, 128;
+  st.global.u32 [%rd2], 9;
+  ret;
+}
+`;
+
+describe('a named barrier that can never complete', () => {
+  it('traps at the barrier (R004) instead of hanging', async () => {
+    const out = new Uint32Array(128).fill(POISON);
+    const line = NAMED_DEADLOCK.split('\n').findIndex((l) => l.includes('bar.sync 1, 128')) + 1;
+    await expect(runPtx(NAMED_DEADLOCK, [out], { block: 128 }))
+      .rejects.toThrow(new RegExp(`R004[\\s\\S]*trapped at kernel.ptx:${line}:[\\s\\S]*64 threads executed`));
+  });
+});

@@ -116,6 +116,29 @@ describe('barrier forms', () => {
     expect(wgsl.match(/workgroupUniformLoad/g)?.length).toBe(3);
     expect(wgsl).toContain('var<workgroup> ptx_bar_count: atomic<u32>;');
   });
+  it('counts arrivals per barrier id when a divergent kernel has bar.arrive or a thread count', () => {
+    const divergent = (bar: string): string => kernel(`  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bra P;
+  ${bar}
+  bra.uni D;
+P:
+  bar.arrive 1, 128;
+D:
+  ret;`);
+    const wgsl = compile(divergent('bar.sync 1, 128;')).kernels[0]?.wgsl ?? '';
+    expect(wgsl).toContain('var<workgroup> ptx_bar_arrived: array<atomic<u32>, 16>;');
+    expect(wgsl).toMatch(/atomicAdd\(&ptx_bar_arrived\[/);
+    const plain = compile(kernel(`  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bra D;
+  bar.sync 0;
+D:
+  ret;`)).kernels[0]?.wgsl ?? '';
+    expect(plain).not.toContain('ptx_bar_arrived');
+    const e = errorOf(divergent('bar.sync 1, 48;'));
+    expect(e.message).toMatch(/thread count of 48/);
+  });
   it.each([
     ['bar.sync 1, 48;', /thread count of 48/],
     ['bar.arrive 1, 0;', /thread count of 0/],

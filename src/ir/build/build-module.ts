@@ -17,19 +17,20 @@ import type { ModuleSymbols } from './context.js';
 import { sizeOf } from './ptx-types.js';
 import { initialBytes } from './initializers.js';
 import { renameFunctionSymbols } from './scoped-symbols.js';
+import { STACK_BYTES, STACK_DEPTH_SYMBOL, STACK_MIN_ALIGN, STACK_OPCODES, STACK_SYMBOL } from './handlers-stack.js';
+import type { IrFunction } from '../function.js';
+import type { ValueId } from '../entities.js';
+import type { Span } from '../../diagnostics/span.js';
+import * as T from '../types.js';
 
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
-  const variables: MemoryVariable[] = [];
-  const spaces = new Map<string, MemorySpace>();
-  for (const item of ast.items) {
-    if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics);
-  }
+  const { variables, spaces } = moduleVariables(ast, diagnostics);
   const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
   const reachable = calledFunctions(ast, only);
-  for (const item of ast.items) {
-    if (item.kind !== 'function' || !item.body) continue;
-    if (item.isEntry && only !== undefined && item.name !== only) continue;
-    if (!item.isEntry && !reachable.has(item.name)) continue;
+  const built = ast.items.filter((item): item is Ast.FunctionDeclaration & { body: readonly Ast.Statement[] } =>
+    item.kind === 'function' && !!item.body && (item.isEntry ? only === undefined || item.name === only : reachable.has(item.name)));
+  const stackUsers = declareStack(built, variables, spaces, diagnostics);
+  for (const item of built) {
     const renamed = renameFunctionSymbols(item);
     const fnSpaces = new Map(spaces);
     for (const p of [...renamed.returns, ...renamed.params]) addVariable({ ...p, space: { ...p.space, space: 'local' } }, variables, fnSpaces, diagnostics);
@@ -42,9 +43,68 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     };
     const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
     if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };
+    if (!item.isEntry && stackUsers.has(item.name)) releaseStackOnReturn(fn, item.span);
     module.functions.push(fn);
   }
   return module;
+}
+
+/**
+ * The module-scope variables, in declaration order: the first of `IrModule.variables`, so their
+ * layout (lowering/module-memory.ts) is the same for every kernel and for the host's view of
+ * them (runtime/module.ts, getGlobal).
+ */
+export function moduleVariables(ast: Ast.Module, diagnostics: Diagnostic[]): { variables: MemoryVariable[]; spaces: Map<string, MemorySpace> } {
+  const variables: MemoryVariable[] = [];
+  const spaces = new Map<string, MemorySpace>();
+  for (const item of ast.items) {
+    if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics);
+  }
+  return { variables, spaces };
+}
+
+/**
+ * The alloca stack (handlers-stack.ts) of a module whose built functions use alloca,
+ * stacksave or stackrestore: two module-wide `.local` variables, the stack aligned to the
+ * largest immAlign. Returns the names of the functions that use them.
+ */
+function declareStack(functions: readonly Ast.FunctionDeclaration[], out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[]): Set<string> {
+  const users = new Set<string>();
+  let align = STACK_MIN_ALIGN;
+  const visit = (fn: string, body: readonly Ast.Statement[]): void => {
+    for (const st of body) {
+      if (st.kind === 'scope') { visit(fn, st.body); continue; }
+      if (st.kind !== 'instruction' || !STACK_OPCODES.has(st.opcode)) continue;
+      users.add(fn);
+      const a = st.opcode === 'alloca' ? st.operands[2] : undefined;
+      if (!a) continue;
+      const value = a.kind === 'integer' ? Number(a.value) : NaN;
+      if (!Number.isInteger(value) || value < 1 || (value & (value - 1)) !== 0 || value > 1 << 23) {
+        diags.push({ code: DiagnosticCode.ParseBadOperand, severity: 'error', span: a.span, message: '`alloca` alignment must be a constant power of 2 no larger than 2^23' });
+      } else if (value > STACK_BYTES) {
+        diags.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: a.span, message: `\`alloca\` alignment ${value} is larger than the ${STACK_BYTES}-byte per-thread stack` });
+      } else align = Math.max(align, value);
+    }
+  };
+  for (const f of functions) if (f.body) visit(f.name, f.body);
+  if (users.size === 0) return users;
+  out.push({ name: STACK_SYMBOL, space: 'local', size: STACK_BYTES, align, dynamic: false });
+  out.push({ name: STACK_DEPTH_SYMBOL, space: 'local', size: 4, align: 4, dynamic: false });
+  spaces.set(STACK_SYMBOL, 'local');
+  spaces.set(STACK_DEPTH_SYMBOL, 'local');
+  return users;
+}
+
+/** A `.func`'s allocations end with it: the stack depth at entry is restored at every `ret`. */
+function releaseStackOnReturn(fn: IrFunction, span: Span): void {
+  const entry = fn.block(fn.entry);
+  const addr = fn.createDetached(fn.entry, { op: 'address_of', type: T.i32, symbol: STACK_DEPTH_SYMBOL, space: 'local' }, span);
+  const saved = fn.createDetached(fn.entry, { op: 'load', type: T.i32, space: 'local', address: addr.results[0] as ValueId, region: null }, span);
+  entry.insts.unshift(addr.id, saved.id);
+  for (const b of fn.blockIds()) {
+    if (fn.block(b).term?.op !== 'return') continue;
+    fn.append(b, { op: 'store', type: T.i32, space: 'local', address: addr.results[0] as ValueId, region: null, value: saved.results[0] as ValueId }, span, []);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { isFloatType, isSigned } from './ptx-types.js';
-import { irTypeOf, packLanes, packedLane, rounding } from './handlers-float.js';
+import { irTypeOf, packLanes, packedLane, rounding, unpackLanes } from './handlers-float.js';
 
 function intCompare(op: Ast.CompareOp, signed: boolean): IntCompare | undefined {
   switch (op) {
@@ -58,7 +58,35 @@ function combine(cx: BuildContext, inst: Ast.Instruction, cmp: ValueId, cIndex: 
   ];
 }
 
+/**
+ * The lane compares of a `.f16x2`/`.bf16x2` setp/set, [low, high], each combined with c by the
+ * boolean op (ISA "Half Precision Comparison Instructions"), or null for other types.
+ */
+function packedCompare(cx: BuildContext, inst: Ast.Instruction, typeIndex: number): [ValueId, ValueId] | null {
+  const lane = packedLane(typeOf(inst, typeIndex));
+  if (!lane) return null;
+  const [a0, a1] = unpackLanes(cx, cx.read(operand(inst, 1), T.i32), lane, inst.span);
+  const [b0, b1] = unpackLanes(cx, cx.read(operand(inst, 2), T.i32), lane, inst.span);
+  const cond = (inst.modifiers.compare ?? 'eq') as FloatCompare;
+  const one = (a: ValueId, b: ValueId): ValueId => {
+    const t = cx.emit({ op: 'fcmp', type: T.pred, cond, a, b, ftz: !!inst.modifiers.ftz }, inst.span);
+    const op = inst.modifiers.boolOp;
+    if (!op || op === 'popc' || !inst.operands[3]) return t;
+    return cx.emit({ op: 'ibinary', kind: op, type: T.pred, a: t, b: cx.read(operand(inst, 3), T.pred) }, inst.span);
+  };
+  return [one(a0, b0), one(a1, b1)];
+}
+
 const setp: Handler = (cx, inst) => {
+  const lanes = packedCompare(cx, inst, 0);
+  if (lanes) {
+    const dst = operand(inst, 0);
+    if (dst.kind === 'pair') {
+      cx.write(dst.first, lanes[0]);
+      cx.write(dst.second, lanes[1]);
+    } else cx.write(dst, lanes[0]);
+    return;
+  }
   const [p, q] = combine(cx, inst, compare(cx, inst, 0), 3);
   const dst = operand(inst, 0);
   if (dst.kind === 'pair') {
@@ -69,6 +97,16 @@ const setp: Handler = (cx, inst) => {
 
 /** `set.cmp.dtype.stype d, a, b`: all-ones (or 1.0f) when true, 0 otherwise. */
 const set: Handler = (cx, inst) => {
+  const lanes = packedCompare(cx, inst, 1);
+  if (lanes) {
+    // each half: 1.0 in the destination's half format, or all ones for .u32/.s32
+    const dt = typeOf(inst, 0);
+    const oneBits = dt === 'f16x2' ? 0x3c00n : dt === 'bf16x2' ? 0x3f80n : 0xffffn;
+    const half = (p: ValueId): ValueId => cx.emit({ op: 'select', type: T.i16, cond: p, a: cx.constant(T.i16, oneBits, inst.span), b: cx.constant(T.i16, 0n, inst.span) }, inst.span);
+    const vec = cx.emit({ op: 'compose', type: T.vector(T.i16, 2), parts: [half(lanes[0]), half(lanes[1])] }, inst.span);
+    cx.write(operand(inst, 0), cx.emit({ op: 'bitcast', type: T.i32, value: vec }, inst.span));
+    return;
+  }
   const [p] = combine(cx, inst, compare(cx, inst, 1), 3);
   const dt = irTypeOf(typeOf(inst, 0));
   const oneBits = dt.kind !== 'float' ? -1n : dt.bits === 32 ? 0x3f800000n : dt.bits === 64 ? 0x3ff0000000000000n : dt.format === 'bf16' ? 0x3f80n : 0x3c00n;
@@ -131,8 +169,18 @@ const cvt: Handler = (cx, inst) => {
   const sIr = irTypeOf(st);
   const m = inst.modifiers;
   const exotic = (t: Ast.ScalarType): boolean => /^(e\d|ue|tf32|[su][24]$|b1$)/.test(t);
-  if (exotic(dt) || exotic(st) || m.rounding === 'rna' || m.rounding === 'rs') {
-    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt.${dt}.${st}${m.rounding ? ` .${m.rounding}` : ''}: fp8/fp6/fp4/tf32 and .rna/.rs conversions are not supported yet`, inst.span, dIr));
+  if (m.rounding === 'rs') {
+    // cvt.rs rounds by adding the caller's random bits (rbits operand): sm_100a, not lowered yet
+    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt.rs.${dt}.${st}: stochastic rounding (.rs) is not supported yet`, inst.span, dIr));
+    return;
+  }
+  if (exotic(dt) || exotic(st)) {
+    if (minifloat(cx, inst, dt, st)) return;
+    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt${m.rounding ? `.${m.rounding}` : ''}.${dt}.${st}: fp6/fp4/ue8m0 conversions and this fp8/tf32 form are not supported yet`, inst.span, dIr));
+    return;
+  }
+  if (m.rounding === 'rna') {
+    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt.rna.${dt}.${st} is not supported`, inst.span, dIr));
     return;
   }
   const lane = packedLane(dt);
@@ -155,6 +203,89 @@ const cvt: Handler = (cx, inst) => {
     r = cx.emit({ op: 'convert', type: dIr, value: v, fromSigned: isSigned(st), toSigned: isSigned(dt), rounding: rnd, sat: !!m.sat, ftz: !!m.ftz, ...extra }, inst.span);
   }
   cx.write(operand(inst, 0), r, isSigned(dt));
+};
+
+const FP8: Readonly<Record<string, 'e4m3' | 'e5m2'>> = { e4m3x2: 'e4m3', e5m2x2: 'e5m2' };
+
+/**
+ * fp8 and tf32 forms of cvt (ISA cvt, "fp8 conversions"): `cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b`
+ * (a into the high byte), `cvt.rn.satfinite{.relu}.f8x2.f16x2 d, a`, `cvt.rn{.relu}.f16x2.f8x2 d, a`,
+ * `cvt.rna{.satfinite}.tf32.f32` and `cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32`. False for other forms.
+ */
+function minifloat(cx: BuildContext, inst: Ast.Instruction, dt: Ast.ScalarType, st: Ast.ScalarType): boolean {
+  const s = inst.span;
+  const m = inst.modifiers;
+  const flags = { ...(m.relu ? { relu: true } : {}), ...(m.satfinite ? { satfinite: true } : {}) };
+  const conv = (value: ValueId, type: T.IrType, format: 'e4m3' | 'e5m2' | 'tf32', tiesAway = false): ValueId => cx.emit({
+    op: 'convert', type, value, fromSigned: false, toSigned: false, rounding: m.rounding === 'rz' ? 'rz' : 'rn', sat: false, ftz: false, ...flags,
+    minifloat: { format, tiesAway },
+  }, s);
+  const i16 = (v: bigint): ValueId => cx.constant(T.i16, v, s);
+  const f8 = FP8[dt];
+  if (f8 && m.rounding === 'rn' && m.satfinite && (st === 'f32' || st === 'f16x2')) {
+    let lo: ValueId;
+    let hi: ValueId;
+    if (st === 'f32') {
+      hi = conv(cx.read(operand(inst, 1), T.f32), T.i16, f8);
+      lo = conv(cx.read(operand(inst, 2), T.f32), T.i16, f8);
+    } else {
+      const [l, h] = unpackLanes(cx, cx.read(operand(inst, 1), T.i32), T.f16, s);
+      [lo, hi] = [conv(l, T.i16, f8), conv(h, T.i16, f8)];
+    }
+    const shifted = cx.emit({ op: 'ibinary', kind: 'shl', type: T.i16, a: hi, b: i16(8n) }, s);
+    cx.write(operand(inst, 0), cx.emit({ op: 'ibinary', kind: 'or', type: T.i16, a: shifted, b: lo }, s));
+    return true;
+  }
+  const from8 = FP8[st];
+  if (from8 && dt === 'f16x2' && m.rounding === 'rn' && !m.satfinite) {
+    const a = cx.read(operand(inst, 1), T.i16);
+    const lo = cx.emit({ op: 'ibinary', kind: 'and', type: T.i16, a, b: i16(0xffn) }, s);
+    const hi = cx.emit({ op: 'ibinary', kind: 'shr_u', type: T.i16, a, b: i16(8n) }, s);
+    cx.write(operand(inst, 0), packLanes(cx, conv(lo, T.f16, from8), conv(hi, T.f16, from8), s));
+    return true;
+  }
+  if (dt === 'tf32' && st === 'f32' && (m.rounding === 'rna' || m.rounding === 'rn' || m.rounding === 'rz')) {
+    cx.write(operand(inst, 0), conv(cx.read(operand(inst, 1), T.f32), T.i32, 'tf32', m.rounding === 'rna'));
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `cvt.pack.sat.ct.abt{.b32} d, a, b{, c}` (ISA cvt.pack): a and b clamped to ct's range, a above b
+ * in a field of twice ct's width; for 2/4/8-bit ct, c's low bits fill d above that field.
+ */
+const cvtPack: Handler = (cx, inst) => {
+  const s = inst.span;
+  const ct = typeOf(inst, 0);
+  const abt = typeOf(inst, 1);
+  const size = ct.endsWith('16') ? 16 : ct.endsWith('8') ? 8 : ct.endsWith('4') ? 4 : 2;
+  const abSigned = isSigned(abt);
+  const signed = isSigned(ct);
+  const max = signed ? (1n << BigInt(size - 1)) - 1n : (1n << BigInt(size)) - 1n;
+  const min = signed ? -(1n << BigInt(size - 1)) : 0n;
+  const k = (v: bigint): ValueId => cx.constant(T.i32, BigInt.asUintN(32, v), s);
+  const clamp = (index: number): ValueId => {
+    let v = cx.read(operand(inst, index), T.i32, abSigned);
+    const hi = cx.emit({ op: 'icmp', type: T.pred, cond: abSigned ? 'sgt' : 'ugt', a: v, b: k(max) }, s);
+    v = cx.emit({ op: 'select', type: T.i32, cond: hi, a: k(max), b: v }, s);
+    if (abSigned) {
+      const lo = cx.emit({ op: 'icmp', type: T.pred, cond: 'slt', a: v, b: k(min) }, s);
+      v = cx.emit({ op: 'select', type: T.i32, cond: lo, a: k(min), b: v }, s);
+    }
+    return cx.emit({ op: 'ibinary', kind: 'and', type: T.i32, a: v, b: k((1n << BigInt(size)) - 1n) }, s);
+  };
+  const ta = cx.emit({ op: 'ibinary', kind: 'shl', type: T.i32, a: clamp(1), b: k(BigInt(size)) }, s);
+  let d = cx.emit({ op: 'ibinary', kind: 'or', type: T.i32, a: ta, b: clamp(2) }, s);
+  if (size < 16) {
+    if (!inst.operands[3]) {
+      cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt.pack.${ct} needs the c operand`, s, T.i32));
+      return;
+    }
+    const c = cx.emit({ op: 'ibinary', kind: 'shl', type: T.i32, a: cx.read(operand(inst, 3), T.i32), b: k(BigInt(2 * size)) }, s);
+    d = cx.emit({ op: 'ibinary', kind: 'or', type: T.i32, a: d, b: c }, s);
+  }
+  cx.write(operand(inst, 0), d);
 };
 
 function resizeInt(cx: BuildContext, v: ValueId, to: T.IntType, signed: boolean, inst: Ast.Instruction): ValueId {
@@ -195,4 +326,4 @@ const cvta: Handler = (cx, inst) => {
   cx.write(operand(inst, 0), cx.emit({ op: 'cvta', type: t, value: v, space, toGeneric: !inst.modifiers.to }, inst.span));
 };
 
-export const DATA_HANDLERS: Readonly<Record<string, Handler>> = { setp, set, selp, slct, mov, cvt, cvta };
+export const DATA_HANDLERS: Readonly<Record<string, Handler>> = { setp, set, selp, slct, mov, cvt, 'cvt.pack': cvtPack, cvta };

@@ -14,6 +14,7 @@ import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { irTypeOf, isFloatType, isSigned, sizeOf } from './ptx-types.js';
+import { STACK_HANDLERS } from './handlers-stack.js';
 
 function spaceOf(inst: Ast.Instruction): MemorySpace | 'param' {
   const s = inst.modifiers.space?.space;
@@ -211,4 +212,5 @@ export const MEMORY_HANDLERS: Readonly<Record<string, Handler>> = {
   bar, barrier: bar,
   membar: fence, fence,
   prefetch: noop, prefetchu: noop, applypriority: noop, discard: noop, createpolicy,
+  ...STACK_HANDLERS,
 };

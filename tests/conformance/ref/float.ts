@@ -302,3 +302,134 @@ export const f32Value = (bits: bigint): number => {
   b.setUint32(0, Number(bits));
   return b.getFloat32(0);
 };
+
+// ------------------------------------------------------------------ cvt.pack, fp8, tf32, f64<->half
+
+/**
+ * cvt.pack.sat.ct.abt (ISA cvt.pack): a and b clamped to ct's range (size bits, signed or not);
+ * a above b in a 2*size-bit field; for size < 16, c's low bits fill the rest of d.
+ */
+export function cvtPack(size: number, signed: boolean, abSigned: boolean, a: bigint, b: bigint, c: bigint): bigint {
+  const max = signed ? (1n << BigInt(size - 1)) - 1n : (1n << BigInt(size)) - 1n;
+  const min = signed ? -(1n << BigInt(size - 1)) : 0n;
+  const clamp = (v: bigint): bigint => {
+    const x = abSigned ? BigInt.asIntN(32, v) : BigInt.asUintN(32, v);
+    return BigInt.asUintN(size, x < min ? min : x > max ? max : x);
+  };
+  const td = (clamp(a) << BigInt(size)) | clamp(b);
+  return size === 16 ? td : BigInt.asUintN(32, td | (c << BigInt(2 * size)));
+}
+
+/** Value of an fp8 code (OCP FP8 as PTX uses it): e4m3 has bias 7, no infinities, NaN S.1111.111; e5m2 is IEEE-like with bias 15. */
+export function f8Value(e4m3: boolean, code: number): number {
+  const s = code & 0x80 ? -1 : 1;
+  const [fb, eb, bias] = e4m3 ? [3, 4, 7] : [2, 5, 15];
+  const ex = (code >> fb) & ((1 << eb) - 1);
+  const fr = code & ((1 << fb) - 1);
+  if (e4m3 && ex === 15 && fr === 7) return NaN;
+  if (!e4m3 && ex === 31) return fr ? NaN : s * Infinity;
+  return s * (ex === 0 ? fr * 2 ** (1 - bias - fb) : (fr + (1 << fb)) * 2 ** (ex - bias - fb));
+}
+
+/** Exact value of a decoded float as a double (fine for f16/bf16/f32 and the fp8 grid), NaN for NaN. */
+export function valueOf(f: Format, bits: bigint): number {
+  const d = decode(f, bits);
+  if (d.kind === 'nan') return NaN;
+  if (d.kind === 'inf') return d.s ? -Infinity : Infinity;
+  return (d.s ? -1 : 1) * Number(d.m) * 2 ** d.e;
+}
+
+/** Of two grid values lo <= |x| <= hi, the one nearest |x|; ties take `tie`. */
+const nearest = (x: number, lo: number, hi: number, tie: number): number => {
+  const dl = x - lo;
+  const dh = hi - x;
+  return dl < dh ? lo : dh < dl ? hi : tie;
+};
+
+/**
+ * cvt.rn.satfinite{.relu}.{e4m3,e5m2} of a value (double, exact): nearest even fp8, |x| above
+ * MAX_NORM (infinities included) gives sign-preserved MAX_NORM; NaN gives 0x7f; .relu: negative to +0.
+ */
+export function f8FromValue(x: number, e4m3: boolean, relu: boolean): bigint {
+  if (Number.isNaN(x)) return 0x7fn;
+  if (relu && (x < 0 || Object.is(x, -0))) return 0n;
+  const sign = x < 0 || Object.is(x, -0) ? 0x80 : 0;
+  const a = Math.abs(x);
+  const maxCode = e4m3 ? 0x7e : 0x7b;
+  let lo = 0;
+  while (lo < maxCode && f8Value(e4m3, lo + 1) <= a) lo++;
+  if (lo === maxCode) return BigInt(sign | maxCode);
+  const pick = nearest(a, f8Value(e4m3, lo), f8Value(e4m3, lo + 1), f8Value(e4m3, lo & 1 ? lo + 1 : lo));
+  return BigInt(sign | (pick === f8Value(e4m3, lo) ? lo : lo + 1));
+}
+
+/** One lane of cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}: exact; NaN gives 0x7fff; .relu: negative to +0. */
+export function f8ToF16(code: number, e4m3: boolean, relu: boolean): bigint {
+  const v = f8Value(e4m3, code);
+  if (Number.isNaN(v)) return 0x7fffn;
+  if (relu && code & 0x80) return 0n;
+  if (!Number.isFinite(v)) return v < 0 ? 0xfc00n : 0x7c00n;
+  return doubleTo(F16, v, 'rn');
+}
+
+/** A double rounded to format f (NaN: f.nan). */
+export function doubleTo(f: Format, x: number, rm: Mode): bigint {
+  const d = new DataView(new ArrayBuffer(8));
+  d.setFloat64(0, x);
+  return convert(F64, f, d.getBigUint64(0), rm);
+}
+
+export const F64: Format = { frac: 52, ebits: 11, nan: 0x7fffffffffffffffn };
+/** tf32: f32's exponent with 10 fraction bits; results are f32 bits with the low 13 bits zero. */
+export const TF32: Format = { frac: 10, ebits: 8, nan: 0x7ffffn };
+
+/**
+ * cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32: f32 bits rounded to tf32 (rna: nearest, ties away
+ * from zero); NaN gives 0x7fffffff; .satfinite: |x| above MAX_NORM (inf included) gives MAX_NORM;
+ * .relu: negative to +0.
+ */
+export function tf32FromF32(u: bigint, rm: 'rna' | 'rn' | 'rz', satfinite: boolean, relu: boolean): bigint {
+  const x = decode(F32, u);
+  if (x.kind === 'nan') {
+    // not in the ISA text; as an H100 gives them: .rn/.rz a fixed NaN, .rna the payload truncated
+    // (0x7f800001 becomes +inf), with .satfinite one unit less when that is inf or NaN
+    if (rm !== 'rna') return 0x7fffe000n;
+    const t = u & 0xffffe000n;
+    return satfinite && (t & 0x7fffffffn) >= 0x7f800000n ? t - 0x2000n : t;
+  }
+  if (relu && x.s) return 0n;
+  const sign = x.s ? 0x80000000n : 0n;
+  const maxNorm = 0x7f7fe000n;
+  if (x.kind === 'inf') return satfinite ? sign | maxNorm : u;
+  let r: bigint;
+  if (rm === 'rna') {
+    const lo = roundExact(TF32, 0, x.m, x.e, 'rz');
+    const hi = lo + 1n;
+    const a = Math.abs(valueOf(F32, u));
+    const lv = valueOf(TF32, lo);
+    const infT = 0xffn << 10n;
+    const hv = hi >= infT ? Infinity : valueOf(TF32, hi);
+    r = hv === Infinity ? (a - lv >= 2 ** 116 ? infT : lo) : nearest(a, lv, hv, hv) === lv ? lo : hi;
+  } else r = roundExact(TF32, 0, x.m, x.e, rm);
+  r <<= 13n;
+  if (r >= 0x7f800000n && satfinite) r = maxNorm;
+  return sign | r;
+}
+
+/** cvt.f64.{f16,bf16}: exact; NaNs keep their payload, quieted. */
+export function halfToF64(f: Format, h: bigint): bigint {
+  const d = decode(f, h);
+  if (d.kind === 'nan') {
+    const sign = BigInt(d.s) << 63n;
+    const payload = (h & ((1n << BigInt(f.frac)) - 1n)) << BigInt(52 - f.frac);
+    return sign | 0x7ff8000000000000n | payload;
+  }
+  return convert(f, F64, h, 'rn');
+}
+
+/** cvt.frnd.{f16,bf16}.f64: rounded once; NaNs keep their sign and payload top, quieted (an H100). */
+export function f64ToHalf(f: Format, v: bigint, rm: Mode): bigint {
+  if (!isNan(F64, v)) return convert(F64, f, v, rm);
+  const top = (v >> BigInt(52 - f.frac)) & ((1n << BigInt(f.frac)) - 1n);
+  return ((v >> 63n) << BigInt(f.frac + f.ebits)) | infBits(f) | (1n << BigInt(f.frac - 1)) | top;
+}

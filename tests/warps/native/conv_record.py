@@ -20,6 +20,10 @@ CASES = [
     ('conv_bar_red', 'conv_bar_red', 3, 128, 384, 4 * 384, []),
     ('conv_bar_red', 'conv_bar_red_exit', 3, 128, 384, 3 * 384, [2 * 128 + 45]),
     ('conv_named', 'conv_named', 2, 128, 256, 256, []),
+    ('conv_named2', 'conv_named_pipe', 3, 128, 384, 384, []),
+    ('conv_named2', 'conv_named_subset', 3, 128, 384, 384, []),
+    ('conv_named2', 'conv_named_lag', 3, 128, 384, 384, []),
+    ('conv_named2', 'conv_named_partial', 3, 48, 144, 144, []),
 ]
 
 def conv_input(words):
