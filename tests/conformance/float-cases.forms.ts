@@ -360,7 +360,7 @@ export const FLOAT_BATCHES: readonly FloatBatch[] = [
   { name: 'float-half', keep: 2048, forms: halfArith() },
   { name: 'float-pack', keep: 2048, forms: packed() },
   { name: 'float-satfinite', keep: 2048, forms: satfinite() },
-  { name: 'float-cvt-int', keep: 0, forms: intConversions() },
+  { name: 'float-cvt-int', keep: 2048, forms: intConversions() },
 ];
 
 const cache = new Map<FloatForm, bigint[][]>();

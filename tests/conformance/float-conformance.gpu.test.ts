@@ -22,6 +22,7 @@ describe.each(FLOAT_BATCHES.filter((b) => !only || b.name === only).map((b) => [
 
   it('the reference and WebGPU match the native NVIDIA recording', () => {
     const native = loadNative(batch.name, cases);
+    expect(native, `no native recording of ${batch.name}: record it (scripts/gen-conformance.mjs, record_native.py)`).not.toBeNull();
     if (!native) return;
     const cut = cases.map((c, f) => ({ form: c.form, inputs: c.inputs.map((a) => a.slice(0, native[f]?.[0]?.length ?? 0)) }));
     expect(mismatches(cut, native, want, 40), 'reference vs hardware').toEqual([]);
