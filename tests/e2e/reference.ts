@@ -128,6 +128,7 @@ export type NumArray =
   | Int32Array
   | Uint32Array
   | Float32Array
+  | Float64Array
   | BigInt64Array
   | BigUint64Array;
 

@@ -241,7 +241,7 @@ function simulateNamed(block: number, thread: (t: number) => Generator<BarOp, vo
   for (;;) {
     let progressed = false;
     for (let t = 0; t < block; t++) {
-      if (exited[t] || waitingOn[t] >= 0) continue;
+      if (exited[t] || waitingOn[t]! >= 0) continue;
       progressed = true;
       const r = gens[t]!.next();
       if (r.done) { exited[t] = true; complete(); continue; }
