@@ -5,6 +5,7 @@
  * device with a 256-invocation workgroup; any failure (no `subgroups` feature, mixed sizes,
  * another layout) reports no usable size.
  */
+import { runProbe } from './probe-dispatch.js';
 export interface SubgroupProbe {
   /** The one subgroup size seen, or undefined (no subgroups, or sizes vary). */
   readonly size: number | undefined;
@@ -43,24 +44,7 @@ export async function reliableSubgroupSize(device: GPUDevice): Promise<number | 
 }
 
 async function run(device: GPUDevice): Promise<SubgroupProbe> {
-  const module = device.createShaderModule({ code: SHADER, label: 'ptx-wgsl subgroup probe' });
-  const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-  const bytes = 8 * THREADS;
-  const buffer = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readback = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer } }] }));
-  pass.dispatchWorkgroups(1);
-  pass.end();
-  encoder.copyBufferToBuffer(buffer, 0, readback, 0, bytes);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const data = new Uint32Array(readback.getMappedRange().slice(0));
-  readback.unmap();
-  buffer.destroy();
-  readback.destroy();
+  const data = new Uint32Array(await runProbe(device, 'ptx-wgsl subgroup probe', SHADER, 8 * THREADS));
   const size = data[0] ?? 0;
   let consecutive = size > 0;
   for (let t = 0; t < THREADS; t++) {

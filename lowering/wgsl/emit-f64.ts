@@ -4,19 +4,12 @@
  * correctly rounded in each PTX rounding mode, with IEEE subnormals and NVIDIA's NaNs.
  * emit-float.ts routes here whenever an operand or result is f64.
  */
-import type { FloatCompare, FloatRounding, InstOf, IntRoundingMode } from '../../src/ir/inst.js';
+import type { FloatCompare, InstOf } from '../../src/ir/inst.js';
 import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
+import { roundingOperand } from './rounding.js';
 
-/** Rounding-mode operand of the f64 helpers: 0 nearest-even, 1 toward zero, 2 down, 3 up. */
-function mode(r: FloatRounding | IntRoundingMode): string {
-  switch (r) {
-    case 'rz': case 'rzi': return '1u';
-    case 'rm': case 'rmi': return '2u';
-    case 'rp': case 'rpi': return '3u';
-    default: return '0u';
-  }
-}
+const mode = roundingOperand;
 
 const ONE = 'vec2<u32>(0u, 0x3ff00000u)';
 

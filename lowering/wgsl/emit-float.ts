@@ -8,10 +8,11 @@
  * without a lowering are L002 errors.
  */
 import type { InstOf } from '../../src/ir/inst.js';
-import type { FloatRounding, IntRoundingMode } from '../../src/ir/inst.js';
+import type { FloatRounding } from '../../src/ir/inst.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
+import { roundingOperand } from './rounding.js';
 import * as F64 from './emit-f64.js';
 
 function check32(cx: ExprContext, t: T.IrType, what: string): boolean {
@@ -27,15 +28,7 @@ function roundingOk(cx: ExprContext, r: FloatRounding, what: string): boolean {
   return false;
 }
 
-/** Rounding-mode operand of the integer helpers (shaders/round32.wgsl): 0 rn, 1 rz, 2 rm, 3 rp. */
-function mode(r: FloatRounding | IntRoundingMode): string {
-  switch (r) {
-    case 'rz': case 'rzi': return '1u';
-    case 'rm': case 'rmi': return '2u';
-    case 'rp': case 'rpi': return '3u';
-    default: return '0u';
-  }
-}
+const mode = roundingOperand;
 
 /** (fraction bits, exponent bits) of the f32/f16/bf16 formats, as helper arguments. */
 function fmt(t: T.IrType): [string, string] {
