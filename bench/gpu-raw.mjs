@@ -9,6 +9,7 @@ import { createContext, getDefaultDevice, releaseDefaultDevice } from '../dist/s
 import { packUniforms } from '../dist/runtime/params.js';
 import { overrideConstants } from '../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../dist/runtime/bindings.js';
+import { planDispatch } from '../dist/runtime/grid.js';
 import { timeDispatches } from './raw-dispatch.mjs';
 
 const ptx = readFileSync(new URL('./kernels/bandwidth.ptx', import.meta.url), 'utf8');
@@ -28,15 +29,16 @@ async function raw(name, grid, values, bytes) {
     layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
     compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, [BLOCK, 1, 1], 0) },
   });
-  const u = packUniforms(k.layout, { nctaid: [grid, 1, 1], dispatchX: Math.min(grid, 65535) }, values);
+  // The runtime's dispatch shape, so this times the shader as launch() runs it.
+  const plan = planDispatch([grid, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
+  const u = packUniforms(k.layout, { nctaid: [grid, 1, 1], dispatchX: plan.x }, values);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
   const slots = k.layout.bindings.filter((b) => b.kind === 'global-slot');
   const bufs = { in: x, x, out: y, y };
   const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((b) => ({ binding: b.binding, resource: { buffer: bufs[k.layout.params[b.param].name.replace(/^.*_param_(\d+)$/, (m, i) => ['in', 'out', 'x', 'y'][+i])] ?? (b.param === 0 || b.param === 2 ? x : y) } }))];
   const bg = device.createBindGroup({ layout: bgl, entries });
-  const dispatchY = Math.ceil(grid / 65535);
-  const t = await timeDispatches(device, pipeline, bg, [Math.min(grid, 65535), dispatchY], ITER);
+  const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], ITER);
   console.log(JSON.stringify({ side: 'ptx-wgsl-raw', kernel: name, bytes, ms: t.ms, gbps: bytes / t.ms / 1e6, timer: t.timer }));
 }
 

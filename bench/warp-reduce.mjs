@@ -15,6 +15,7 @@ import { probeSubgroups } from '../dist/runtime/probe-subgroups.js';
 import { packUniforms } from '../dist/runtime/params.js';
 import { overrideConstants } from '../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../dist/runtime/bindings.js';
+import { planDispatch } from '../dist/runtime/grid.js';
 import { timeDispatches } from './raw-dispatch.mjs';
 
 const n = Number(process.argv[2] ?? 1 << 23); // a multiple of 32 * 256; at most 65535 * 256 * 2^k keeps the 2D dispatch exact
@@ -45,7 +46,7 @@ async function time(run, sync) {
   return { medianMs: per[Math.floor(per.length / 2)], bestMs: per[0] };
 }
 
-async function ptxVariant(entry, warpPath) {
+async function ptxVariant(entry, warpPath, rewrite) {
   const ctx = await createContext({ device });
   const fn = ctx.loadModule(ptx, { fileName: 'warp-reduce.ptx', warpPath }).getFunction(entry);
   const inBuf = ctx.malloc(4 * n);
@@ -57,21 +58,22 @@ async function ptxVariant(entry, warpPath) {
   await ctx.memcpyDtoH(out, outBuf);
   ctx.destroy();
   // The same WGSL dispatched raw, timed on the GPU: the shader's cost without launch overhead.
-  const module = device.createShaderModule({ code: kernel.wgsl });
+  const module = device.createShaderModule({ code: rewrite ? rewrite(kernel.wgsl) : kernel.wgsl });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
   const pipeline = await device.createComputePipelineAsync({
     layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
     compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [block, 1, 1], 0) },
   });
-  const x = Math.min(grid, 65535);
-  const u = packUniforms(kernel.layout, { nctaid: [grid, 1, 1], dispatchX: x }, [0n, 0n]);
+  const plan = planDispatch([grid, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
+  const u = packUniforms(kernel.layout, { nctaid: [grid, 1, 1], dispatchX: plan.x }, [0n, 0n]);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
   const a = device.createBuffer({ size: 4 * n, usage }); const b = device.createBuffer({ size: 4 * (n / 32), usage });
   const slots = kernel.layout.bindings.filter((e) => e.kind === 'global-slot');
   const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((e) => ({ binding: e.binding, resource: { buffer: e.param === 0 ? a : b } }))];
-  const gpu = await timeDispatches(device, pipeline, device.createBindGroup({ layout: bgl, entries }), [x, Math.ceil(grid / x)], iterations);
+  const gpu = await timeDispatches(device, pipeline, device.createBindGroup({ layout: bgl, entries }), [plan.x, plan.y], iterations);
+  if (rewrite) return { variant: `${entry} (${kernel.layout.warp.path}, ${rewrite.label})`, gpuMs: gpu.ms, timer: gpu.timer };
   return { variant: `${entry} (${kernel.layout.warp.path})`, ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: out.every((x, i) => x === expected[i]) };
 }
 
@@ -106,10 +108,17 @@ async function handWritten(entryPoint, label) {
 }
 
 const native = probe.size === 32 && probe.consecutive;
+// Experiment: the emitted shuffle-down with the range rule moved into an indexed shuffle's source lane.
+const indexForm = Object.assign((w) => w.replace(/select\((\w+), subgroupShuffleDown\(\1, (\d+)u\), (\(ptx_tid_linear & 31u\)) < (\d+)u\)/g,
+  (_m, v, d, lane, lim) => `subgroupShuffle(${v}, select(${lane}, ${lane} + ${d}u, ${lane} < ${lim}u))`), { label: 'index form' });
 const results = [];
-if (native) results.push(await handWritten('main', 'hand-written WGSL subgroupAdd'), await handWritten('main_shfl', 'hand-written WGSL 5x subgroupShuffleDown'));
+if (native) {
+  results.push(await handWritten('main', 'hand-written WGSL subgroupAdd'), await handWritten('main_shfl', 'hand-written WGSL 5x subgroupShuffleDown'));
+  results.push(await handWritten('main_shfl_select', 'hand-written, PTX range rule as select'), await handWritten('main_shfl_index', 'hand-written, PTX range rule in the source lane'));
+}
 for (const entry of ['warp_reduce_shfl', 'warp_reduce_redux']) {
   if (native) results.push(await ptxVariant(entry, 'subgroups'));
+  if (native && entry === 'warp_reduce_shfl') results.push(await ptxVariant(entry, 'subgroups', indexForm));
   results.push(await ptxVariant(entry, 'emulated'));
 }
 const info = device.adapterInfo ?? {};

@@ -85,6 +85,12 @@ export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dyn
 export interface WarpReport {
   readonly path: 'none' | 'subgroups' | 'emulated';
   readonly reason: string;
+  /**
+   * Set when the WGSL pins its subgroup size with `@subgroup_size` (feature
+   * `subgroup-size-control`): the launch's block x size must then be a multiple of it, and the
+   * runtime takes the emulated path for blocks where it is not.
+   */
+  readonly pinnedSubgroupSize?: number;
 }
 
 export interface KernelLayout {

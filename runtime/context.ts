@@ -8,10 +8,11 @@ import { DeviceMonitor, getDefaultDevice } from './device.js';
 import { deviceError } from './errors.js';
 import type { LaunchEnv } from './launch.js';
 import { probeFusedFma } from './probe-fma.js';
-import { reliableSubgroupSize } from './probe-subgroups.js';
+import { reliableSubgroups, type ReliableSubgroups, type SubgroupSizeControl } from './probe-subgroups.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { Module, type Compiler, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
+import { CommandBatch } from './command-batch.js';
 
 export interface ContextOptions {
   /** The device to run on. Default: the host's shared default device. */
@@ -21,12 +22,18 @@ export interface ContextOptions {
    * fused; `native` uses fma() regardless; `emulated` forces the exact integer emulation (tests).
    */
   readonly fma?: 'probe' | 'native' | 'emulated';
+  /**
+   * When the native warp path pins 32-lane subgroups with `@subgroup_size(32)`: `auto` (default)
+   * on devices whose subgroup size varies; `always` wherever the device accepts it; `never`.
+   */
+  readonly subgroupSizeControl?: SubgroupSizeControl;
 }
 
 export class Context implements LaunchEnv {
   readonly monitor: DeviceMonitor;
   readonly memory: AllocationTable;
   readonly pipelines: PipelineCache;
+  readonly batch: CommandBatch;
   private readonly placeholders = new Map<number, GPUBuffer>();
 
   constructor(
@@ -34,12 +41,19 @@ export class Context implements LaunchEnv {
     private readonly compiler: Compiler,
     /** Whether WGSL fma() is fused on this device (probeFusedFma). */
     readonly fusedFma = false,
-    /** The subgroup size the compiler may rely on (reliableSubgroupSize); undefined: none. */
-    readonly subgroupSize: number | undefined = undefined,
+    /** The subgroups the compiler may rely on (reliableSubgroups); undefined: none. */
+    readonly subgroups: ReliableSubgroups | undefined = undefined,
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
     this.pipelines = new PipelineCache(device, this.monitor);
+    this.batch = new CommandBatch(device, this.monitor);
+  }
+
+  /** Before a queue operation: sticky errors first, then the launches recorded before it. */
+  private queued(): void {
+    this.monitor.check();
+    this.batch.flush();
   }
 
   /** Loads PTX source (cuModuleLoadData); entries compile on first `getFunction`. */
@@ -54,19 +68,20 @@ export class Context implements LaunchEnv {
   }
 
   free(pointer: DevicePointer): void {
+    this.batch.flush(); // recorded launches may use it
     this.memory.free(pointer);
   }
 
   /** Copies host memory to `dst` (cuMemcpyHtoD); `src` may be reused as soon as this returns. */
   memcpyHtoD(dst: DevicePointer, src: HostBuffer): void {
-    this.monitor.check();
+    this.queued();
     const bytes = hostBytes(src);
     writeToDevice(this.device, this.memory.resolveRange(dst, bytes.byteLength, 'memcpyHtoD'), bytes);
   }
 
   /** Copies `dst.byteLength` bytes from `src` into exactly `dst`'s memory, after queued launches. */
   async memcpyDtoH(dst: HostBuffer, src: DevicePointer): Promise<void> {
-    this.monitor.check();
+    this.queued();
     const bytes = hostBytes(dst);
     const loc = this.memory.resolveRange(src, bytes.byteLength, 'memcpyDtoH');
     try {
@@ -79,7 +94,7 @@ export class Context implements LaunchEnv {
   }
 
   memcpyDtoD(dst: DevicePointer, src: DevicePointer, bytes: number): void {
-    this.monitor.check();
+    this.queued();
     const to = this.memory.resolveRange(dst, bytes, 'memcpyDtoD');
     const from = this.memory.resolveRange(src, bytes, 'memcpyDtoD');
     copyOnDevice(this.device, to, from, bytes);
@@ -87,19 +102,20 @@ export class Context implements LaunchEnv {
 
   /** Sets `bytes` bytes at `dst` to the byte `value` (cuMemsetD8). */
   memset(dst: DevicePointer, value: number, bytes: number): void {
-    this.monitor.check();
+    this.queued();
     fillDevice(this.device, this.memory.resolveRange(dst, bytes, 'memset'), value, bytes);
   }
 
   /** Waits for all queued work; throws the first device error since the context was created. */
   async synchronize(): Promise<void> {
-    this.monitor.check();
+    this.queued();
     await this.device.queue.onSubmittedWorkDone();
     await this.monitor.settle();
   }
 
   /** Frees every allocation. The device itself belongs to the caller (or is the shared default). */
   destroy(): void {
+    this.batch.flush();
     this.memory.freeAll();
     for (const p of this.placeholders.values()) p.destroy();
     this.placeholders.clear();
@@ -120,5 +136,5 @@ export async function createContextWith(compiler: Compiler, options: ContextOpti
   const device = options.device ?? (await getDefaultDevice());
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
-  return new Context(device, compiler, fused, await reliableSubgroupSize(device));
+  return new Context(device, compiler, fused, await reliableSubgroups(device, options.subgroupSizeControl));
 }

@@ -3,7 +3,9 @@
  *
  * CUDA grids reach 2^31-1 blocks in x; WebGPU allows `maxComputeWorkgroupsPerDimension`
  * (typically 65535) per dimension. So every grid is linearised: G = gx*gy*gz blocks are
- * dispatched as (min(G, max), ceil(G / max), 1) workgroups; the shader computes
+ * dispatched as (ceil(G / rows), rows, 1) workgroups with rows = ceil(G / max), which pads
+ * fewer than `rows` workgroups (min(G, max) wide rows would pad up to a whole row: a 65536-block
+ * grid ran twice its workgroups, half of them returning at once); the shader computes
  * lin = wid.x + wid.y * dispatchX, returns when lin >= G, and derives %ctaid from the grid
  * size in the launch header.
  */
@@ -43,8 +45,8 @@ export function maxGridBlocks(maxPerDimension: number): number {
 /** The 2D dispatch covering `grid`'s blocks; callers check the grid against `maxGridBlocks` first. */
 export function planDispatch(grid: Dim3, maxPerDimension: number): DispatchPlan {
   const blocks = volume(grid);
-  const x = Math.min(blocks, maxPerDimension);
-  return { x, y: Math.ceil(blocks / x), blocks };
+  const y = Math.max(1, Math.ceil(blocks / maxPerDimension));
+  return { x: Math.ceil(blocks / y), y, blocks };
 }
 
 /** What the shader computes for workgroup (wx, wy): the block's %ctaid, or null for padding. */

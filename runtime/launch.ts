@@ -14,6 +14,8 @@ import { checkLaunch, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { kindOf, packUniforms, type ParamValue } from './params.js';
 import type { PipelineCache } from './pipeline-cache.js';
+import type { CommandBatch } from './command-batch.js';
+import type { ReliableSubgroups } from './probe-subgroups.js';
 
 /** What a launch needs from its context. */
 export interface LaunchEnv {
@@ -21,17 +23,24 @@ export interface LaunchEnv {
   readonly monitor: DeviceMonitor;
   readonly memory: AllocationTable;
   readonly pipelines: PipelineCache;
+  /** Where launches are recorded; every other queue operation flushes it first. */
+  readonly batch: CommandBatch;
   /** Whether WGSL fma() is fused on this device; if not, fma.rn.f32 is emulated exactly. */
   readonly fusedFma: boolean;
-  /** The device's probed subgroup size when its layout is consecutive (runtime/probe-subgroups.ts). */
-  readonly subgroupSize?: number | undefined;
+  /** The device's probed subgroups when their layout is consecutive (runtime/probe-subgroups.ts). */
+  readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */
   placeholder(binding: number): GPUBuffer;
 }
 
 /** The source of a kernel's alias variants (a Module). */
 export interface KernelSource {
-  kernel(entry: string, aliases: readonly (readonly number[])[]): CompiledKernel;
+  /**
+   * The variant of `entry` for these aliases; `blockX`, when given, is the launch's block x size,
+   * which a kernel pinned to `@subgroup_size(N)` needs to be a multiple of N (otherwise the
+   * variant takes the emulated warp path).
+   */
+  kernel(entry: string, aliases: readonly (readonly number[])[], blockX?: number): CompiledKernel;
   /** The module's buffer for `.global`/`.const` variables or the trap record (created on first use). */
   owned(b: OwnedBinding): GPUBuffer;
   /** The error for a launch of `entry` whose first trap was at byte `offset` of the PTX source. */
@@ -68,7 +77,7 @@ export class KernelFunction {
     private readonly env: LaunchEnv,
   ) {}
 
-  private readonly uniforms = new Map<CompiledKernel, GPUBuffer>();
+  private readonly uniforms = new Map<CompiledKernel, { readonly buffer: GPUBuffer; last: Uint8Array }>();
   private readonly bindGroups = new Map<CompiledKernel, Map<string, GPUBindGroup>>();
 
   get layout(): KernelLayout {
@@ -104,7 +113,7 @@ export class KernelFunction {
     const { values, allocations } = this.resolveArgs(args);
     const allocationOf = (param: number): DeviceBuffer | null => allocations.get(param) ?? null;
     const slots = slotBindings(this.layout).map((b) => b.param);
-    const kernel = this.source.kernel(this.name, aliasGroups(slots, allocationOf));
+    const kernel = this.source.kernel(this.name, aliasGroups(slots, allocationOf), shape.block[0]);
     const plan = planDispatch(shape.grid, device.limits.maxComputeWorkgroupsPerDimension);
     const uniforms = packUniforms(kernel.layout, { nctaid: shape.grid, dispatchX: plan.x }, values);
     return { kernel, shape, plan, uniforms, allocationOf };
@@ -145,37 +154,46 @@ export class KernelFunction {
   }
 
   private submit(p: PreparedLaunch, pipeline: GPUComputePipeline): void {
-    const { device, monitor } = this.env;
-    monitor.scoped(`launching kernel '${this.name}'`, () => {
-      // One uniform buffer per kernel variant, rewritten per launch: queue.writeBuffer is ordered
-      // on the queue after the launches already submitted, so they still read their own values.
-      const uniform = this.uniformFor(p.kernel, p.uniforms.byteLength);
-      device.queue.writeBuffer(uniform, 0, p.uniforms as Uint8Array<ArrayBuffer>);
-      const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
-      const bindGroup = this.bindGroupFor(p, uniform, owned);
-      const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
-      const trapRecord = trap ? owned(trap) : undefined;
-      const encoder = device.createCommandEncoder({ label: `ptx-wgsl ${this.name}` });
-      if (trapRecord) encoder.clearBuffer(trapRecord);
-      const pass = encoder.beginComputePass();
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, bindGroup);
-      pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
-      pass.end();
-      const readback = trapRecord ? device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` }) : undefined;
-      if (trapRecord && readback) encoder.copyBufferToBuffer(trapRecord, 0, readback, 0, 16);
-      device.queue.submit([encoder.finish()]);
-      if (readback) monitor.watch(this.trapCheck(readback));
-    });
+    const { device, batch } = this.env;
+    const uniform = this.uniformFor(p.kernel, p.uniforms);
+    const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
+    const bindGroup = this.bindGroupFor(p, uniform, owned);
+    const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
+    const trapRecord = trap ? owned(trap) : undefined;
+    if (trapRecord) batch.commands(this.name).clearBuffer(trapRecord);
+    const pass = batch.computePass(this.name);
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
+    if (!trapRecord) {
+      batch.recorded();
+      return;
+    }
+    const readback = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` });
+    batch.commands(this.name).copyBufferToBuffer(trapRecord, 0, readback, 0, 16);
+    // Mapping must wait for the submit that uses the buffer.
+    batch.recorded(() => this.env.monitor.watch(this.trapCheck(readback)));
   }
 
-  private uniformFor(kernel: CompiledKernel, bytes: number): GPUBuffer {
-    let buffer = this.uniforms.get(kernel);
-    if (!buffer) {
-      buffer = this.env.device.createBuffer({ size: bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ptx-wgsl ${this.name} params` });
-      this.uniforms.set(kernel, buffer);
+  /**
+   * One uniform buffer per kernel variant, rewritten when a launch's parameters differ from the
+   * last launch's: queue.writeBuffer is ordered on the queue after the launches already
+   * submitted, so they still read their own values; repeated launches skip the write.
+   */
+  private uniformFor(kernel: CompiledKernel, bytes: Uint8Array): GPUBuffer {
+    let u = this.uniforms.get(kernel);
+    if (!u) {
+      const buffer = this.env.device.createBuffer({ size: bytes.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ptx-wgsl ${this.name} params` });
+      u = { buffer, last: new Uint8Array(0) };
+      this.uniforms.set(kernel, u);
     }
-    return buffer;
+    if (!sameBytes(u.last, bytes)) {
+      // Launches recorded but not submitted still read the old values: submit them first.
+      this.env.batch.flush();
+      this.env.device.queue.writeBuffer(u.buffer, 0, bytes as Uint8Array<ArrayBuffer>);
+      u.last = bytes;
+    }
+    return u.buffer;
   }
 
   /**
@@ -194,7 +212,8 @@ export class KernelFunction {
     let group = groups.get(key);
     if (!group) {
       if (groups.size >= MAX_CACHED_BIND_GROUPS) groups.clear();
-      group = device.createBindGroup({ layout: pipelines.bindGroupLayout(p.kernel), entries });
+      const layout = pipelines.bindGroupLayout(p.kernel);
+      group = this.env.monitor.scoped(`binding the arguments of kernel '${this.name}'`, () => device.createBindGroup({ layout, entries }));
       groups.set(key, group);
     }
     return group;
@@ -202,6 +221,12 @@ export class KernelFunction {
 }
 
 const MAX_CACHED_BIND_GROUPS = 64;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 const serials = new WeakMap<GPUBuffer, number>();
 let nextSerial = 1;
 function bufferSerial(buffer: GPUBuffer): number {

@@ -104,7 +104,9 @@ export class Module {
     buffer.unmap();
     if (old) {
       // A kernel with function-scope variables after the module's (laid out last) needs a
-      // larger image: the module-scope part keeps its current values.
+      // larger image: the module-scope part keeps its current values. Recorded launches use
+      // the old image, which is destroyed below: submit them first.
+      this.env.batch.flush();
       const encoder = this.env.device.createCommandEncoder({ label: `ptx-wgsl module ${key} grow` });
       encoder.copyBufferToBuffer(old, 0, buffer, 0, old.size);
       this.env.device.queue.submit([encoder.finish()]);
@@ -137,6 +139,7 @@ export class Module {
    */
   copyToSymbol(name: string, src: HostBuffer, offset = 0): void {
     this.env.monitor.check();
+    this.env.batch.flush();
     const bytes = hostBytes(src);
     writeToDevice(this.env.device, this.symbolRange(name, offset, bytes.byteLength, 'copyToSymbol'), bytes, 'copyToSymbol');
   }
@@ -144,6 +147,7 @@ export class Module {
   /** Copies a module variable's bytes from `offset` into `dst`, after queued launches (cudaMemcpyFromSymbol). */
   async copyFromSymbol(dst: HostBuffer, name: string, offset = 0): Promise<void> {
     this.env.monitor.check();
+    this.env.batch.flush();
     const bytes = hostBytes(dst);
     const loc = this.symbolRange(name, offset, bytes.byteLength, 'copyFromSymbol');
     try {
@@ -200,20 +204,31 @@ export class Module {
   }
 
   /** The compiled variant of `entry` whose alias groups share bindings. */
-  kernel(entry: string, aliases: readonly (readonly number[])[]): CompiledKernel {
-    const key = `${entry}|${aliasKey(aliases)}`;
+  kernel(entry: string, aliases: readonly (readonly number[])[], blockX?: number): CompiledKernel {
+    const kernel = this.variant(entry, aliases);
+    const pinned = kernel.layout.warp.pinnedSubgroupSize;
+    if (pinned === undefined || blockX === undefined || blockX % pinned === 0) return kernel;
+    // WebGPU rejects @subgroup_size(N) unless the workgroup's x size is a multiple of N, and
+    // without the attribute this device may run other subgroup sizes: only the emulation is exact.
+    return this.variant(entry, aliases, `the block's x size is not a multiple of ${pinned}, which @subgroup_size(${pinned}) needs on this device`);
+  }
+
+  /** A compiled variant, kept: launches key their uniform buffers and bind groups by it. */
+  private variant(entry: string, aliases: readonly (readonly number[])[], emulatedBecause?: string): CompiledKernel {
+    const key = `${entry}|${aliasKey(aliases)}${emulatedBecause ? '|emulated' : ''}`;
     let kernel = this.variants.get(key);
     if (!kernel) {
-      kernel = this.compile(entry, aliases);
+      kernel = this.compile(entry, aliases, emulatedBecause);
       this.variants.set(key, kernel);
     }
     return kernel;
   }
 
-  private compile(entry: string, aliases: readonly (readonly number[])[]): CompiledKernel {
-    const options = { ...this.compileOptions(), entry, ...(aliases.length > 0 ? { paramAliases: aliases } : {}) };
-    const kernel = this.compiler(this.source, options).kernels.find((k) => k.layout.entry === entry);
+  private compile(entry: string, aliases: readonly (readonly number[])[], emulatedBecause?: string): CompiledKernel {
+    const options = { ...this.compileOptions(), entry, ...(aliases.length > 0 ? { paramAliases: aliases } : {}), ...(emulatedBecause ? { warpPath: 'emulated' as const } : {}) };
+    let kernel = this.compiler(this.source, options).kernels.find((k) => k.layout.entry === entry);
     if (!kernel) throw argumentError(`the module has no entry '${entry}' (entries: ${this.entries.join(', ') || 'none'})`);
+    if (emulatedBecause) kernel = { ...kernel, layout: { ...kernel.layout, warp: { path: 'emulated', reason: emulatedBecause } } };
     checkFeatures(kernel.layout, this.env.device);
     return kernel;
   }
@@ -226,7 +241,7 @@ export class Module {
       fileName: this.options.fileName ?? 'kernel.ptx',
       warpPath,
       fusedFma: this.env.fusedFma,
-      ...(this.env.subgroupSize !== undefined ? { subgroupSize: this.env.subgroupSize } : {}),
+      ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
     };
   }
 }

@@ -57,7 +57,7 @@ class RunCache {
 }
 
 import { probeFusedFma } from './probe-fma.js';
-import { reliableSubgroupSize } from './probe-subgroups.js';
+import { reliableSubgroups } from './probe-subgroups.js';
 
 const caches = new WeakMap<GPUDevice, RunCache>();
 
@@ -65,7 +65,7 @@ export async function runPtxWith(compiler: Compiler, source: string, args: reado
   const device = options.device ?? (await getDefaultDevice());
   let cache = caches.get(device);
   if (!cache) {
-    cache = new RunCache(new Context(device, compiler, await probeFusedFma(device), await reliableSubgroupSize(device)));
+    cache = new RunCache(new Context(device, compiler, await probeFusedFma(device), await reliableSubgroups(device)));
     caches.set(device, cache);
   }
   try {

@@ -16,6 +16,12 @@ export interface CompileOptions {
   /** Subgroup size the device guarantees, when known (32 enables the native warp path). */
   readonly subgroupSize?: number;
   /**
+   * The device guarantees `subgroupSize` only for pipelines that pin it with `@subgroup_size`
+   * (WGSL `subgroup_size_control`; devices whose subgroup size varies): the native warp path
+   * then emits the attribute, and such a kernel needs a block x size that is a multiple of it.
+   */
+  readonly pinSubgroupSize?: boolean;
+  /**
    * Whether the target's WGSL `fma()` is a true fused multiply-add (the runtime probes each
    * device). Default false: `fma.rn.f32` is then computed exactly in integer arithmetic.
    */

@@ -78,7 +78,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const dynamicShared = memory.shared.dynamic;
   const warp = info.warp ?? { path: 'none', reason: 'the kernel uses no warp-level instructions' };
   warpPaths.set(fn, warp.path);
-  const warpDecls = warpDeclarations(warp.path);
+  const warpDecls = warpDeclarations(warp);
   const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma);
   fe.emitBody(structured.body);
 
@@ -115,7 +115,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
 
   const entryPoint = entryPointName(fn.name);
   const body = [
-    '@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)',
+    ['@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)', ...warpDecls.attributes].join(' '),
     `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>) {`,
     '  let ptx_lin = ptx_wid.x + ptx_wid.y * ptx_launch[0].w;',
     '  if (ptx_lin >= ptx_launch[0].x * ptx_launch[0].y * ptx_launch[0].z) { return; }',
@@ -135,7 +135,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
     dynamicSharedBytes: 0,
-    features: warp.path === 'subgroups' ? ['subgroups'] : [],
+    features: warp.path !== 'subgroups' ? [] : warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : ['subgroups'],
     warp,
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),

@@ -56,7 +56,11 @@ function constant(cx: FunctionEmitter, v: ValueId): number | undefined {
 
 /**
  * The whole-warp shuffles CUDA code usually has (constant offset, no segments) as the matching
- * subgroup built-in, which is what hand-written WGSL uses; the ISA's range rule becomes a select.
+ * subgroup built-in, which is what hand-written WGSL uses. For up/down, the ISA's range rule (a
+ * lane whose source is outside the warp keeps its own value) selects the source lane of an
+ * indexed shuffle rather than the shuffled value: the select then depends on the lane only and
+ * leaves the value's dependency chain, which on the H100 made a 5-step shfl.down reduction 1.06x
+ * faster than selecting the value (docs/BENCHMARKS.md).
  */
 function wholeWarpShuffle(cx: FunctionEmitter, i: InstOf<'shfl'>): string | undefined {
   const b = constant(cx, i.lane);
@@ -65,8 +69,8 @@ function wholeWarpShuffle(cx: FunctionEmitter, i: InstOf<'shfl'>): string | unde
   const bval = b & 31;
   const v = cx.ref(i.value);
   const seg = c & 0x1f1f;
-  if (i.mode === 'down' && seg === 0x1f && bval > 0) return `select(${v}, subgroupShuffleDown(${v}, ${bval}u), ${LANE} < ${32 - bval}u)`;
-  if (i.mode === 'up' && seg === 0 && bval > 0) return `select(${v}, subgroupShuffleUp(${v}, ${bval}u), ${LANE} >= ${bval}u)`;
+  if (i.mode === 'down' && seg === 0x1f && bval > 0) return `subgroupShuffle(${v}, select(${LANE}, ${LANE} + ${bval}u, ${LANE} < ${32 - bval}u))`;
+  if (i.mode === 'up' && seg === 0 && bval > 0) return `subgroupShuffle(${v}, select(${LANE}, ${LANE} - ${bval}u, ${LANE} >= ${bval}u))`;
   if (i.mode === 'bfly' && seg === 0x1f) return `subgroupShuffleXor(${v}, ${bval}u)`;
   if (i.mode === 'idx' && seg === 0x1f) return `subgroupBroadcast(${v}, ${bval}u)`;
   return undefined;
@@ -170,9 +174,15 @@ export function warpSync(cx: FunctionEmitter): undefined {
 }
 
 /** Module-scope declarations the path needs, and the first lines of the entry point. */
-export function warpDeclarations(path: WarpReport['path']): { readonly enables: string[]; readonly decls: string[]; readonly prologue: string[] } {
-  if (path === 'subgroups') return { enables: ['enable subgroups;', 'diagnostic(off, subgroup_uniformity);'], decls: [], prologue: [] };
-  if (path === 'emulated') {
+export function warpDeclarations(warp: WarpReport): { readonly enables: string[]; readonly decls: string[]; readonly prologue: string[]; readonly attributes: string[] } {
+  if (warp.path === 'subgroups') {
+    const pinned = warp.pinnedSubgroupSize;
+    return {
+      enables: ['enable subgroups;', ...(pinned ? ['enable subgroup_size_control;'] : []), 'diagnostic(off, subgroup_uniformity);'],
+      decls: [], prologue: [], attributes: pinned ? [`@subgroup_size(${pinned})`] : [],
+    };
+  }
+  if (warp.path === 'emulated') {
     return {
       enables: [],
       decls: [
@@ -183,7 +193,8 @@ export function warpDeclarations(path: WarpReport['path']): { readonly enables: 
         'var<private> ptx_warp_t: u32;',
       ],
       prologue: ['  ptx_warp_t = ptx_tid_linear;'],
+      attributes: [],
     };
   }
-  return { enables: [], decls: [], prologue: [] };
+  return { enables: [], decls: [], prologue: [], attributes: [] };
 }

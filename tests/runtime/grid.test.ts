@@ -16,15 +16,19 @@ describe('grid linearisation', () => {
     expect(planDispatch([4, 3, 2], 65535)).toEqual({ x: 24, y: 1, blocks: 24 });
   });
 
-  it('folds large grids into rows of the per-dimension maximum', () => {
-    expect(planDispatch([100000, 1, 1], 65535)).toEqual({ x: 65535, y: 2, blocks: 100000 });
+  it('folds large grids into the fewest rows, padding less than one workgroup per row', () => {
+    expect(planDispatch([100000, 1, 1], 65535)).toEqual({ x: 50000, y: 2, blocks: 100000 });
+    expect(planDispatch([65536, 1, 1], 65535)).toEqual({ x: 32768, y: 2, blocks: 65536 });
+    expect(planDispatch([262144, 1, 1], 65535)).toEqual({ x: 52429, y: 5, blocks: 262144 });
+    expect(planDispatch([0, 1, 1], 65535)).toEqual({ x: 0, y: 1, blocks: 0 });
     expect(planDispatch([65535, 65535, 1], 65535)).toEqual({ x: 65535, y: 65535, blocks: 65535 * 65535 });
     expect(maxGridBlocks(65535)).toBe(65535 * 65535);
   });
 
-  it('visits every block exactly once, padding workgroups none', () => {
+  it.each([[16, 15, 7], [10, 10, 11]] as const)('visits every block exactly once, padding workgroups none (max %i)', (max, x, y) => {
     const grid: Dim3 = [7, 5, 3];
-    const plan = planDispatch(grid, 16); // 105 blocks in 7 rows of 16: 7 padding workgroups
+    const plan = planDispatch(grid, max); // 105 blocks: 7 rows of 15 (no padding), or 11 rows of 10 (5 padding)
+    expect(plan).toEqual({ x, y, blocks: 105 });
     const seen = new Set<string>();
     let padding = 0;
     for (let wy = 0; wy < plan.y; wy++) {

@@ -2,7 +2,7 @@
 // output buffers, and loads the recorded native CUDA results.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createContext, type Context } from '../../src/api.js';
+import { createContext, type Context, type ContextOptions } from '../../src/api.js';
 import { POISON, warpInput } from './reference.js';
 
 const KERNELS = join(import.meta.dirname, '..', 'kernels');
@@ -23,15 +23,16 @@ export function kernelSource(ptx: string): string {
 }
 
 /** A fresh context per run: a device error in one kernel must not fail the next (errors are sticky). */
-export const context = (): Promise<Context> => createContext();
+export const context = (options: ContextOptions = {}): Promise<Context> => createContext(options);
 
-export interface WarpRun { readonly outputs: Uint32Array[]; readonly path: string }
+export interface WarpRun { readonly outputs: Uint32Array[]; readonly path: string; readonly pinned: number | undefined }
 
 /** Launches `kernel` on `grid` blocks of `block` threads; output sizes in words. */
 export async function runWarpKernel(
   ptx: string, kernel: string, grid: number, block: number, outputWords: readonly number[], warpPath: 'auto' | 'subgroups' | 'emulated',
+  contextOptions: ContextOptions = {},
 ): Promise<WarpRun> {
-  const c = await context();
+  const c = await context(contextOptions);
   const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
   const fn = mod.getFunction(kernel);
   const input = warpInput(grid * block);
@@ -43,7 +44,7 @@ export async function runWarpKernel(
     fn.launch({ grid, block }, [inBuf, ...outs]);
     const outputs = outputWords.map((w) => new Uint32Array(w));
     for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, outs[i] as never);
-    return { outputs, path: compiled.layout.warp.path };
+    return { outputs, path: compiled.layout.warp.path, pinned: compiled.layout.warp.pinnedSubgroupSize };
   } finally {
     c.destroy();
   }
