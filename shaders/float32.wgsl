@@ -68,6 +68,8 @@ fn f32r_ex2(u: u32) -> u32 {
   if (f32r_isnan(u)) { return 0x7fffffffu; }
   if (u == 0xff800000u) { return 0u; }
   if (u == 0x7f800000u) { return u; }
+  // 2^x rounds to 1 for |x| < 2^-25; some exp2() give 1 - 2^-24 for negative subnormals.
+  if ((u & 0x7fffffffu) < 0x33000000u) { return 0x3f800000u; }
   return f32r_canon(exp2(clamp(bitcast<f32>(u), -200.0f, 200.0f)));
 }
 fn f32r_sincos(u: u32, is_cos: bool) -> u32 {

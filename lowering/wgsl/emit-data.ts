@@ -6,6 +6,7 @@ import { LAUNCH_HEADER_BYTES } from '../layout.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
 import * as T from '../../src/ir/types.js';
+import type { IrType } from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
 import { wgslType } from './types.js';
 
@@ -42,12 +43,50 @@ function f32Literal(bits: bigint): string {
 export function bitcast(cx: ExprContext, i: InstOf<'bitcast'>): string {
   const from = cx.typeOf(i.value);
   const v = cx.ref(i.value);
+  const lanes = narrowLanes(i.type) ?? narrowLanes(from);
+  if (lanes && from.kind !== 'vector') return splitLanes(v, T.bitWidth(from), lanes);
+  if (lanes && i.type.kind !== 'vector') return joinLanes(v, T.bitWidth(i.type), lanes);
   const fw = wgslType(from);
   const tw = wgslType(i.type);
-  if (fw === tw) return v;
-  if (fw === 'u32' && tw === 'vec2<u32>') return `vec2<u32>(${v} & 0xffffu, ${v} >> 16u)`;
-  if (fw === 'vec2<u32>' && tw === 'u32') return `(${v}.x | (${v}.y << 16u))`;
-  return `bitcast<${tw}>(${v})`;
+  return fw === tw ? v : `bitcast<${tw}>(${v})`;
+}
+
+/**
+ * A vector of 8- or 16-bit lanes (`mov.b32 %r, {%rs0, %rs1}`, `{b8 x 4}`, f16x2 halves): WGSL
+ * holds each lane's bits in its own u32, so reinterpreting the packed scalar (a u32, or the
+ * vec2<u32> of a 64-bit value) moves bit fields rather than bitcasting.
+ */
+function narrowLanes(t: IrType): { readonly bits: number; readonly count: number } | undefined {
+  if (t.kind !== 'vector' || (t.element.kind !== 'int' && t.element.kind !== 'float')) return undefined;
+  const bits = T.bitWidth(t.element);
+  return bits < 32 && t.count <= 4 ? { bits, count: t.count } : undefined;
+}
+
+const WORD = ['x', 'y', 'z', 'w'];
+const wordOf = (v: string, scalarBits: number, k: number): string => (scalarBits <= 32 ? v : `${v}.${WORD[k]}`);
+
+function splitLanes(v: string, scalarBits: number, lanes: { bits: number; count: number }): string {
+  const mask = `0x${((1 << lanes.bits) - 1).toString(16)}u`;
+  const parts = Array.from({ length: lanes.count }, (_, j) => {
+    const at = j * lanes.bits;
+    const word = wordOf(v, scalarBits, Math.floor(at / 32));
+    const shifted = at % 32 === 0 ? word : `(${word} >> ${at % 32}u)`;
+    return at % 32 + lanes.bits === 32 ? shifted : `(${shifted} & ${mask})`;
+  });
+  return `vec${lanes.count}<u32>(${parts.join(', ')})`;
+}
+
+function joinLanes(v: string, scalarBits: number, lanes: { bits: number; count: number }): string {
+  const words = Array.from({ length: Math.max(1, scalarBits / 32) }, (_, k) => {
+    const fields: string[] = [];
+    for (let j = 0; j < lanes.count; j++) {
+      const at = j * lanes.bits;
+      if (Math.floor(at / 32) !== k) continue;
+      fields.push(at % 32 === 0 ? `${v}[${j}]` : `(${v}[${j}] << ${at % 32}u)`);
+    }
+    return fields.length === 1 ? (fields[0] as string) : `(${fields.join(' | ')})`;
+  });
+  return words.length === 1 ? (words[0] as string) : `vec${words.length}<u32>(${words.join(', ')})`;
 }
 
 export function extract(cx: ExprContext, i: InstOf<'extract'>): string {

@@ -204,14 +204,32 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }
 
-/** fp8 <-> f32/f16 and f32 -> tf32 (shaders/cvt8.wgsl); the integer side holds the narrow bits. */
+/** Fraction and exponent bits of the fp4/fp6 formats (no infinities or NaN). */
+const F4F6: Readonly<Record<string, readonly [string, string]>> = { e2m1: ['1u', '2u'], e2m3: ['3u', '2u'], e3m2: ['2u', '3u'] };
+
+/**
+ * Narrow floats (fp8, fp6, fp4, ue8m0) <-> f32/f16/bf16 lanes and f32 -> tf32 (shaders/cvt8.wgsl);
+ * the integer side holds the narrow bits.
+ */
 function minifloatConvert(cx: ExprContext, i: InstOf<'convert'>, mf: NonNullable<InstOf<'convert'>['minifloat']>): string {
   const relu = String(!!i.relu);
-  if (mf.format === 'tf32') {
-    const rm = mf.tiesAway ? '4u' : i.rounding === 'rz' ? '1u' : '0u';
-    return cx.call('tf32_from_f32', bitsIn(cx, i.value, false), rm, String(!!i.satfinite), relu);
+  const narrowing = i.type.kind === 'int';
+  switch (mf.format) {
+    case 'tf32': {
+      const rm = mf.tiesAway ? '4u' : i.rounding === 'rz' ? '1u' : '0u';
+      return cx.call('tf32_from_f32', bitsIn(cx, i.value, false), rm, String(!!i.satfinite), relu);
+    }
+    case 'ue8m0':
+      return narrowing
+        ? cx.call('ue8m0_from_f32', bitsIn(cx, i.value, false), String(i.rounding === 'rp'), String(!!i.satfinite))
+        : cx.call('ue8m0_to_bf16', cx.ref(i.value));
+    case 'e4m3': case 'e5m2': {
+      const e4m3 = String(mf.format === 'e4m3');
+      return narrowing ? cx.call('f8_from_f32', bitsIn(cx, i.value, false), e4m3, relu) : cx.call('f8_to_f16', cx.ref(i.value), e4m3, relu);
+    }
+    default: {
+      const [fb, eb] = F4F6[mf.format] as readonly [string, string];
+      return narrowing ? cx.call('f4f6_from_f32', bitsIn(cx, i.value, false), fb, eb, relu) : cx.call('f4f6_to_f16', cx.ref(i.value), fb, eb, relu);
+    }
   }
-  const e4m3 = String(mf.format === 'e4m3');
-  if (i.type.kind === 'int') return cx.call('f8_from_f32', bitsIn(cx, i.value, false), e4m3, relu);
-  return cx.call('f8_to_f16', cx.ref(i.value), e4m3, relu);
 }

@@ -113,10 +113,11 @@ export interface ConvertInst extends Base {
   /** f16/bf16 results: `.relu` (negative to +0, NaN canonical), `.satfinite` (infinities to MAX_NORM). */
   readonly relu?: boolean; readonly satfinite?: boolean;
   /**
-   * fp8 (e4m3/e5m2) and tf32 conversions: the integer side holds the narrow format's bits (fp8 in
-   * the low byte of an i16, tf32 as f32 bits in an i32); `tiesAway` is `.rna`.
+   * fp8 (e4m3/e5m2), fp6 (e2m3/e3m2), fp4 (e2m1), ue8m0 and tf32 conversions: the integer side
+   * holds the narrow format's bits (one lane in the low bits of an i16, tf32 as f32 bits in an
+   * i32); `tiesAway` is `.rna`. ue8m0 widens to bf16, the others to f16.
    */
-  readonly minifloat?: { readonly format: 'e4m3' | 'e5m2' | 'tf32'; readonly tiesAway: boolean };
+  readonly minifloat?: { readonly format: 'e4m3' | 'e5m2' | 'e2m1' | 'e2m3' | 'e3m2' | 'ue8m0' | 'tf32'; readonly tiesAway: boolean };
 }
 
 export interface SelectInst extends Base { readonly op: 'select'; readonly cond: ValueId; readonly a: ValueId; readonly b: ValueId }

@@ -14,8 +14,12 @@ export const SCALAR_TYPES = [
   'b8', 'b16', 'b32', 'b64', 'b128',
   'u8', 'u16', 'u32', 'u64',
   's8', 's16', 's32', 's64',
+  // packed 16-bit integer lanes (min/max/add, PTX 8.0 sm_90)
+  's16x2', 'u16x2',
   'f16', 'f16x2', 'bf16', 'bf16x2', 'tf32', 'f32', 'f64',
   'e4m3', 'e5m2', 'e4m3x2', 'e5m2x2', 'e2m1x2', 'e2m3x2', 'e3m2x2', 'ue8m0x2',
+  // four narrow lanes in a .b32: only the stochastic-rounding cvt.rs forms (PTX 8.7, sm_100a)
+  'e4m3x4', 'e5m2x4', 'e2m3x4', 'e3m2x4', 'e2m1x4',
   's4', 'u4', 'b1', 's2', 'u2',
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];

@@ -95,7 +95,7 @@ type RowSpec = readonly [name: string, min: number, max: number, ...groups: Modi
 
 const ROWS: readonly RowSpec[] = [
   // integer and floating-point arithmetic
-  ['add', 3, 3, RND, FTZ, SAT, CC, RELU, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['add', 3, 3, RND, FTZ, SAT, CC, RELU, T('u16 u32 u64 s16 s32 s64 u16x2 s16x2 f16 f16x2 bf16 bf16x2 f32 f64')],
   ['sub', 3, 3, RND, FTZ, SAT, CC, RELU, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
   ['mul', 3, 3, MULMODE, RND, FTZ, SAT, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
   ['mad', 4, 4, MULMODE, RND, FTZ, SAT, CC, T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
@@ -106,8 +106,8 @@ const ROWS: readonly RowSpec[] = [
   ['rem', 3, 3, T('u16 u32 u64 s16 s32 s64')],
   ['abs', 2, 2, FTZ, T('s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
   ['neg', 2, 2, FTZ, T('s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
-  ['min', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
-  ['max', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['min', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 u16x2 s16x2 f16 f16x2 bf16 bf16x2 f32 f64')],
+  ['max', 3, 4, FTZ, RELU, NAN, flag('xorsign'), flag('abs'), T('u16 u32 u64 s16 s32 s64 u16x2 s16x2 f16 f16x2 bf16 bf16x2 f32 f64')],
   ['popc', 2, 2, T('b32 b64')],
   ['clz', 2, 2, T('b32 b64')],
   ['bfind', 2, 2, flag('shiftamt'), T('u32 u64 s32 s64')],
@@ -159,7 +159,7 @@ const ROWS: readonly RowSpec[] = [
   ['prefetchu', 1, 1, extra('L1')],
   ['isspacep', 2, 2, SPACE],
   ['cvta', 2, 2, flag('to'), SPACE, T('u32 u64')],
-  ['cvt', 2, 4, CVT_RND, FTZ, SAT, RELU, SATFINITE, T('u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2')],
+  ['cvt', 2, 4, CVT_RND, FTZ, SAT, RELU, SATFINITE, T('u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2 e4m3x4 e5m2x4 e2m3x4 e3m2x4 e2m1x4')],
   ['cvt.pack', 3, 4, SAT, T('u16 s16 u8 s8 u4 s4 u2 s2 s32 b32')],
   ['mapa', 3, 3, SPACE, T('u32 u64 s32')],
   ['getctarank', 2, 2, SPACE, T('u32 u64 s32')],

@@ -251,12 +251,12 @@ const f32Testp = (mode: string, x: bigint): boolean => {
 };
 
 /**
- * Forms checked against the JS reference only (no native recording): .sat conversions to f64,
- * and the f32 forms of testp/copysign, which share the builder's bit-level lowering.
+ * .sat conversions to f64, and the f32 forms of testp/copysign, which share the builder's
+ * bit-level lowering (recorded on the H100 like the batches above).
  */
 export const F64_EXTRA_BATCHES: readonly F64Batch[] = [
   {
-    name: 'f64-extra', keep: 0,
+    name: 'f64-extra', keep: 3000,
     forms: [
       un('cvt.sat.f64.f64', 'f64', R.sat, 140),
       un('cvt.rn.sat.f64.s32', 'f64', (a) => R.sat(R.fromInt(a, true, 32, 'rn')), 141, 'b32'),
@@ -277,4 +277,4 @@ export const F64_EXTRA_BATCHES: readonly F64Batch[] = [
 
 export const caseList = (b: F64Batch): FormCase[] => b.forms.map((f) => ({ form: f.form, inputs: f.inputs() }));
 
-export const NATIVE_BATCHES: NativeBatch[] = F64_BATCHES.map((b) => ({ name: b.name, keep: b.keep, cases: () => caseList(b) }));
+export const NATIVE_BATCHES: NativeBatch[] = [...F64_BATCHES, ...F64_EXTRA_BATCHES].map((b) => ({ name: b.name, keep: b.keep, cases: () => caseList(b) }));

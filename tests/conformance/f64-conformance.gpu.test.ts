@@ -39,19 +39,19 @@ function mismatches(f: F64Form, inputs: readonly (readonly bigint[])[], got: rea
 /** SHA-256 of each recorded batch's packed inputs: a recording is only valid for the exact inputs it ran on. */
 const RECORDED_INPUTS = JSON.parse(readFileSync(new URL('./native/f64-inputs.json', import.meta.url), 'utf8')) as Record<string, string>;
 
-const BATCHES = [...F64_BATCHES.map((b) => [b.name, b, true] as const), ...F64_EXTRA_BATCHES.map((b) => [b.name, b, false] as const)];
+const BATCHES = [...F64_BATCHES, ...F64_EXTRA_BATCHES].map((b) => [b.name, b] as const);
 
-describe.each(BATCHES)('%s', (_name, batch, recorded) => {
+describe.each(BATCHES)('%s', (_name, batch) => {
   const cases = caseList(batch);
 
-  it.runIf(recorded)('runs on the inputs of the native recording', () => {
+  it('runs on the inputs of the native recording', () => {
     const { inputBytes } = emitBatch({ name: batch.name, keep: batch.keep, cases: () => cases });
     expect(createHash('sha256').update(inputBytes).digest('hex')).toBe(RECORDED_INPUTS[batch.name]);
   });
 
   const results = runForms(cases);
   results.catch(() => undefined); // reported by the tests that await it
-  const native = recorded ? loadNative(batch.name, cases) : null;
+  const native = loadNative(batch.name, cases);
 
   it.each(batch.forms.map((f, k) => [f.form.body, k] as const))('%s matches the JS reference', async (_body, k) => {
     const f = batch.forms[k] as F64Form;
@@ -61,7 +61,7 @@ describe.each(BATCHES)('%s', (_name, batch, recorded) => {
     expect(bad.slice(0, 8), `${bad.length} mismatches`).toEqual([]);
   });
 
-  it.runIf(recorded).each(batch.forms.map((f, k) => [f.form.body, k] as const))('%s matches native CUDA', async (_body, k) => {
+  it.each(batch.forms.map((f, k) => [f.form.body, k] as const))('%s matches native CUDA', async (_body, k) => {
     expect(native, `native/${batch.name}.bin.gz`).not.toBeNull();
     const f = batch.forms[k] as F64Form;
     const inputs = cases[k]?.inputs as readonly (readonly bigint[])[];

@@ -78,7 +78,60 @@ const fmaCases = (): FormCase[] => {
   return [{ form: form('fma.rn.f32 %d0, %a0, %a1, %a2;', ['f32', 'f32', 'f32'], ['f32']), inputs: [a, b, c] }];
 };
 
+// ------------------------------------------------------------------ tiny arguments
+
+/**
+ * .approx functions near zero: ±0, ±subnormals, ±2^-126..2^-10 at every power of two (and its
+ * neighbours), randoms between. Normal inputs must meet the same bound as APPROX's row for the
+ * function (tanh: the ISA's max relative error, ~2^-11, which near 0 means tanh x ~ x to 11 bits,
+ * where a tanh built-in may return ~2^-25 for everything); zero and subnormal inputs have exact
+ * results in the ISA's corner-case tables.
+ */
+export interface TinyForm {
+  readonly body: string;
+  /** The APPROX row whose exact function and bound apply. */
+  readonly like: ApproxForm;
+  /** The ISA table's result for a ±0 or ±subnormal input. */
+  readonly zeroOrSubnormal: (x: bigint) => bigint;
+}
+
+const approxRow = (body: string): ApproxForm => {
+  const f = APPROX.find((a) => a.body === body);
+  if (!f) throw new Error(`no APPROX row ${body}`);
+  return f;
+};
+const ONE = 0x3f800000n;
+
+export const TINY: readonly TinyForm[] = [
+  { body: 'tanh.approx.f32', like: approxRow('tanh.approx.f32'), zeroOrSubnormal: (x) => x }, // subnormals are supported: same as input
+  { body: 'ex2.approx.f32', like: approxRow('ex2.approx.ftz.f32'), zeroOrSubnormal: () => ONE },
+  { body: 'ex2.approx.ftz.f32', like: approxRow('ex2.approx.ftz.f32'), zeroOrSubnormal: () => ONE },
+  { body: 'sin.approx.f32', like: approxRow('sin.approx.f32'), zeroOrSubnormal: (x) => x & 0x80000000n }, // flushed to a signed zero
+  { body: 'cos.approx.f32', like: approxRow('cos.approx.ftz.f32'), zeroOrSubnormal: () => ONE },
+];
+
+export const isZeroOrSubnormal = (x: bigint): boolean => (x & 0x7fffffffn) < 0x800000n;
+
+export function tinyInputs(seed: number): bigint[] {
+  const r = rng(seed);
+  const mags: bigint[] = [0n, 1n, 2n, 3n, 0x400000n, 0x400001n, 0x7ffffen, 0x7fffffn];
+  for (let k = 0; k < 23; k++) mags.push(1n << BigInt(k), (1n << BigInt(k)) + 1n);
+  for (let i = 0; i < 48; i++) mags.push(r() & 0x7fffffn);
+  for (let e = -126; e <= -10; e++) {
+    const p = BigInt(e + 127) << 23n;
+    mags.push(p, p + 1n, p - 1n);
+  }
+  const lo = Math.log2(2 ** -126);
+  const hi = Math.log2(2 ** -10);
+  for (let i = 0; i < 400; i++) mags.push(R.f32Bits(Math.fround(2 ** (lo + (Number(r() >> 11n) / 2 ** 53) * (hi - lo)))));
+  return [...new Set(mags)].flatMap((m) => [m, m | 0x80000000n]);
+}
+
+export const tinyCases = (): FormCase[] =>
+  TINY.map((f, k) => ({ form: form(`${f.body} %d0, %a0;`, ['f32'], ['f32']), inputs: [tinyInputs(200 + k)] }));
+
 export const NATIVE_BATCHES: readonly NativeBatch[] = [
   { name: 'float-approx', keep: 4096, cases: approxCases },
   { name: 'float-fma-rn', keep: 8192, cases: fmaCases },
+  { name: 'float-approx-tiny', keep: 2048, cases: tinyCases },
 ];

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { releaseDefaultDevice } from '../../runtime/device.js';
 import { loadNative, runForms } from './harness.js';
-import { APPROX, SPECIALS, approxCases } from './float-approx.forms.js';
+import { APPROX, SPECIALS, TINY, approxCases, isZeroOrSubnormal, tinyCases } from './float-approx.forms.js';
 import { f32Value } from './ref/float.js';
 
 afterAll(() => releaseDefaultDevice());
@@ -41,5 +41,49 @@ describe('f32 .approx instructions', () => {
     const native = loadNative('float-approx', cases);
     if (!native) return;
     expect(check(native, cases)).toEqual([]);
+  });
+});
+
+/** Tiny arguments: exact ISA table results for ±0/±subnormals, the function's bound for normals. */
+function checkTiny(outs: readonly (readonly (readonly bigint[])[])[], cases: ReturnType<typeof tinyCases>): string[] {
+  const bad: string[] = [];
+  const hex = (v: bigint): string => `0x${v.toString(16)}`;
+  TINY.forEach((f, k) => {
+    const xs = cases[k]?.inputs[0] ?? [];
+    const got = outs[k]?.[0] ?? [];
+    if (got.length !== xs.length) bad.push(`${f.body}: ${got.length} results for ${xs.length} inputs`);
+    got.forEach((g, i) => {
+      const x = xs[i] as bigint;
+      if (isZeroOrSubnormal(x)) {
+        const want = f.zeroOrSubnormal(x);
+        if (g !== want) bad.push(`${f.body} ${hex(x)} -> ${hex(g)}, want ${hex(want)}`);
+        return;
+      }
+      const xv = f32Value(x);
+      const exact = f.like.exact(xv, 0);
+      if (!f.like.ok(f32Value(g), exact, xv, 0)) bad.push(`${f.body} ${xv} (${hex(x)}) -> ${f32Value(g)} (${hex(g)}), exact ${exact}`);
+    });
+  });
+  return bad.slice(0, 20);
+}
+
+describe('f32 .approx instructions on tiny arguments (float-approx-tiny)', () => {
+  const cases = tinyCases();
+  let got: bigint[][][] = [];
+  it(`are exact on zeros and subnormals and within the bounds on normals, on WebGPU (${cases.length} forms, ${cases[0]?.inputs[0]?.length} inputs each)`, async () => {
+    got = await runForms(cases);
+    expect(checkTiny(got, cases)).toEqual([]);
+  }, 120_000);
+  it('rejects what a tanh built-in gives near 0 (about 2^-25 for every |x| < 1e-8)', () => {
+    const k = TINY.findIndex((f) => f.body === 'tanh.approx.f32');
+    const fake = got.map((outs, f) => (f !== k ? outs : [(cases[k]?.inputs[0] ?? []).map((x, i) => ((x & 0x7fffffffn) < 0x32000000n ? 0x33000000n | (x & 0x80000000n) : (outs[0]?.[i] ?? 0n)))]));
+    const bad = checkTiny(fake, cases);
+    expect(bad.length).toBeGreaterThan(0);
+    expect(bad.filter((b) => !b.startsWith('tanh.approx.f32'))).toEqual([]);
+  });
+  it('the same holds for the native NVIDIA recording', () => {
+    const native = loadNative('float-approx-tiny', cases);
+    expect(native, 'tests/conformance/native/float-approx-tiny.bin.gz is missing').not.toBeNull();
+    expect(checkTiny(native ?? [], cases)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * with their JS references (ref/int.ts). Used by int-*.gpu.test.ts and, through NATIVE_BATCHES,
  * by scripts/gen-conformance.mjs for the native recording.
  */
-import { exhaustive16x, form, pairs, randoms, triples, edges, type Form, type FormCase, type NativeBatch } from './harness.js';
+import { all16, exhaustive16x, fewEdges, form, pairs, randoms, rng, triples, edges, widthOf, type Form, type FormCase, type NativeBatch } from './harness.js';
 import * as R from './ref/int.js';
 
 export interface IntForm {
@@ -287,8 +287,6 @@ function extra(): IntForm[] {
   const [a, b] = pairs(32, 1000, 400);
   const c = randoms(32, a.length, 401);
   const p = randoms(32, a.length, 402).map((v) => v & 1n);
-  const min3 = (max: boolean, relu: boolean) => ([x, y, z]: readonly bigint[]): bigint[] =>
-    [R.minmax(max, R.minmax(max, x as bigint, y as bigint, 32, true), z as bigint, 32, true, relu)];
   const bools = (seed: number): bigint[] => randoms(32, 64, seed).map((v) => v & 1n);
   const preds = ['and', 'or', 'xor'].map((op): IntForm => ({
     form: form(`${op}.pred %d0, %a0, %a1;`, ['pred', 'pred'], ['pred']),
@@ -298,8 +296,6 @@ function extra(): IntForm[] {
   return [
     ...preds,
     { form: form('not.pred %d0, %a0;', ['pred'], ['pred']), inputs: () => [bools(412)], ref: ([x]) => [1n - (x as bigint)] },
-    { form: form('min.s32 %d0, %a0, %a1, %a2;', ['b32', 'b32', 'b32'], ['b32'], { sm: 100, version: '8.8' }), inputs: () => [a, b, c], ref: min3(false, false) },
-    { form: form('max.relu.s32 %d0, %a0, %a1, %a2;', ['b32', 'b32', 'b32'], ['b32'], { sm: 100, version: '8.8' }), inputs: () => [a, b, c], ref: min3(true, true) },
     {
       // a predicated add.cc: the carry flag is a register that flows through the guard's branch
       form: form('setp.ne.u32 %q0, %a3, 0; add.cc.u32 %d0, %a0, %a1; @%q0 add.cc.u32 %t0, %a2, -1; addc.u32 %d1, 0, 0;', ['b32', 'b32', 'b32', 'b32'], ['b32', 'b32']),
@@ -312,6 +308,125 @@ function extra(): IntForm[] {
   ];
 }
 
+// ------------------------------------------------------------------ packed 16-bit lanes
+
+/**
+ * Operand pairs for packed 16-bit lanes: every fewEdges(16) cross in lane 0 (and, transposed, in
+ * lane 1) first, so a short recording has them; then every edges(16) cross, each lane with its
+ * own; then every 16-bit value in each lane against random partners; then `n` random pairs.
+ */
+function lanePairs(n: number, seed: number): [bigint[], bigint[]] {
+  const as: bigint[] = [];
+  const bs: bigint[] = [];
+  const push = (a0: bigint, b0: bigint, a1: bigint, b1: bigint): void => { as.push(a0 | (a1 << 16n)); bs.push(b0 | (b1 << 16n)); };
+  const fe = fewEdges(16);
+  fe.forEach((x) => fe.forEach((y) => push(x, y, y, x)));
+  const e = edges(16);
+  e.forEach((x, i) => e.forEach((y, j) => push(x, y, e[(i + 7 * j + 1) % e.length] as bigint, e[(3 * i + j + 5) % e.length] as bigint)));
+  const r = randoms(32, 65536, seed + 1);
+  all16().forEach((v, k) => push(v, (r[k] as bigint) & 0xffffn, v ^ 0x8001n, (r[k] as bigint) >> 16n));
+  as.push(...randoms(32, n, seed + 2));
+  bs.push(...randoms(32, n, seed + 3));
+  return [as, bs];
+}
+
+/** A third operand for lanePairs: edge lanes first (their index pattern differs from a's and b's), then randoms. */
+function laneThirds(count: number, seed: number): bigint[] {
+  const e = edges(16);
+  const r = rng(seed);
+  return Array.from({ length: count }, (_, i) => (i < 8192 ? (e[(i * 13 + 3) % e.length] as bigint) | ((e[(i * 29 + 11) % e.length] as bigint) << 16n) : BigInt.asUintN(32, r())));
+}
+
+function simd16(): IntForm[] {
+  const v90 = { sm: 90, version: '8.0' };
+  const [a, b] = lanePairs(3000, 500);
+  const c = laneThirds(a.length, 501);
+  const two = (body: string, ref: (x: bigint, y: bigint) => bigint): IntForm =>
+    ({ form: form(`${body} %d0, %a0, %a1;`, ['b32', 'b32'], ['b32'], v90), inputs: () => [a, b], ref: ([x, y]) => [ref(x as bigint, y as bigint)] });
+  const three = (body: string, ref: (x: bigint, y: bigint, z: bigint) => bigint): IntForm =>
+    ({ form: form(body, ['b32', 'b32', 'b32'], ['b32'], v90), inputs: () => [a, b, c], ref: ([x, y, z]) => [ref(x as bigint, y as bigint, z as bigint)] });
+  const L = R.lanes16;
+  const out: IntForm[] = [];
+  for (const op of ['min', 'max'] as const) {
+    for (const sg of SIGNS) out.push(two(`${op}.${sg ? 's' : 'u'}16x2`, (x, y) => L(op, x, y, sg)));
+    out.push(two(`${op}.relu.s16x2`, (x, y) => L(op, x, y, true, true)));
+  }
+  // the modifier order the CUDA headers' inline asm writes (__vimax_s16x2_relu, __vimax_s32_relu)
+  out.push(two('min.s16x2.relu', (x, y) => L('min', x, y, true, true)));
+  out.push(two('max.s32.relu', (x, y) => R.minmax(true, x, y, 32, true, true)));
+  for (const sg of SIGNS) out.push(two(`add.${sg ? 's' : 'u'}16x2`, (x, y) => L('add', x, y, sg)));
+  // nvcc 13's sm_90 sequences for the CUDA SIMD intrinsics (device_functions.hpp)
+  out.push(
+    three('min.s16x2 %t0, %a0, %a1; min.s16x2 %d0, %t0, %a2;', (x, y, z) => L('min', L('min', x, y, true), z, true)), // __vimin3_s16x2
+    three('max.u16x2 %t0, %a0, %a1; max.u16x2 %d0, %t0, %a2;', (x, y, z) => L('max', L('max', x, y, false), z, false)), // __vimax3_u16x2
+    three('max.s16x2.relu %t0, %a0, %a1; max.s16x2.relu %d0, %t0, %a2;', (x, y, z) => L('max', L('max', x, y, true, true), z, true, true)), // __vimax3_s16x2_relu
+    three('min.s16x2.relu %t0, %a0, %a1; min.s16x2.relu %d0, %t0, %a2;', (x, y, z) => L('min', L('min', x, y, true, true), z, true, true)), // __vimin3_s16x2_relu
+    three('add.s16x2 %t0, %a0, %a1; max.s16x2 %d0, %t0, %a2;', (x, y, z) => L('max', L('add', x, y, true), z, true)), // __viaddmax_s16x2
+    three('add.u16x2 %t0, %a0, %a1; min.u16x2 %d0, %t0, %a2;', (x, y, z) => L('min', L('add', x, y, false), z, false)), // __viaddmin_u16x2
+    three('add.s16x2 %t0, %a0, %a1; min.s16x2.relu %d0, %t0, %a2;', (x, y, z) => L('min', L('add', x, y, true), z, true, true)), // __viaddmin_s16x2_relu
+  );
+  for (const [op, sg] of [['max', true], ['min', false]] as const) {
+    // __vibmax_s16x2 / __vibmin_u16x2: the result and, per lane, whether it equals a's lane
+    const t = `${sg ? 's' : 'u'}16`;
+    out.push({
+      form: form(`${op}.${t}x2 %d0, %a0, %a1; mov.b32 {%h0, %h1}, %d0; mov.b32 {%h2, %h3}, %a0; setp.eq.${t} %q0, %h0, %h2; setp.eq.${t} %q1, %h1, %h3; selp.b32 %d1, 1, 0, %q1; selp.b32 %d2, 1, 0, %q0;`, ['b32', 'b32'], ['b32', 'b32', 'b32'], v90),
+      inputs: () => [a, b],
+      ref: ([x, y]) => {
+        const d = L(op, x as bigint, y as bigint, sg);
+        const same = (sh: bigint): bigint => (((d >> sh) & 0xffffn) === (((x as bigint) >> sh) & 0xffffn) ? 1n : 0n);
+        return [d, same(16n), same(0n)];
+      },
+    });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ cvt into 8 bits
+
+/** Source values: the 8-bit range boundaries and their wider neighbours first, then edges and randoms (all 16-bit values for 16-bit registers). */
+function cvt8Inputs(regBits: number, seed: number): bigint[] {
+  const m = (1n << BigInt(regBits)) - 1n;
+  const near: bigint[] = [];
+  for (let d = -260n; d <= 260n; d += 1n) near.push(d & m);
+  for (const base of [0x7fn, 0x80n, 0xffn, 0x100n, 0x7fffn, 0x8000n, 0xffffn]) for (let d = -2n; d <= 2n; d += 1n) near.push((base + d) & m, (-(base + d)) & m);
+  const rest = regBits === 16 ? all16() : [...edges(regBits), ...randoms(regBits, 3000, seed)];
+  return [...new Set([...near, ...edges(regBits), ...rest])];
+}
+
+function cvt8(): IntForm[] {
+  const out: IntForm[] = [];
+  const regOf = (bits: number): number => Math.max(16, bits);
+  const srcs = [8, 16, 32, 64].flatMap((bits) => SIGNS.map((sg) => [bits, sg] as const));
+  for (const dsg of SIGNS) {
+    const dt = ty(dsg, 8);
+    for (const [sbits, ssg] of srcs) {
+      const st = ty(ssg, sbits);
+      for (const sat of [false, true]) {
+        if (sat && st === dt) continue; // ptxas: .sat is illegal where it cannot saturate
+        const body = `cvt${sat ? '.sat' : ''}.${dt}.${st} %d0, %a0;`;
+        const srcReg = regOf(sbits);
+        const ins = cvt8Inputs(srcReg, 600 + sbits + Number(ssg));
+        // the destination in a .b16 register, and in a 32-bit integer register of the other
+        // signedness (the instruction type, not the register's, decides sign or zero extension)
+        for (const dreg of ['b16', dsg ? 'u32' : 's32']) {
+          const dbits = widthOf(dreg);
+          out.push({ form: form(dreg === 'b16' ? body : `${body} // into .${dreg}`, [reg(srcReg)], [dreg]), inputs: () => [ins], ref: ([x]) => [R.cvt8(x as bigint, sbits, ssg, dsg, sat, dbits)] });
+        }
+      }
+    }
+    // 8- and 16-bit sources held in a wider register (the low bits are converted), and a 64-bit destination
+    for (const [sbits, ssg] of [[8, true], [8, false], [16, true]] as const) {
+      const st = ty(ssg, sbits);
+      const sat = st !== dt;
+      const ins = cvt8Inputs(32, 650 + sbits);
+      out.push({ form: form(`cvt${sat ? '.sat' : ''}.${dt}.${st} %d0, %a0; // from .b32`, ['b32'], ['b32']), inputs: () => [ins], ref: ([x]) => [R.cvt8(x as bigint, sbits, ssg, dsg, sat, 32)] });
+    }
+    const ins64 = cvt8Inputs(32, 660);
+    out.push({ form: form(`cvt.sat.${dt}.s32 %d0, %a0; // into .b64`, ['b32'], ['b64']), inputs: () => [ins64], ref: ([x]) => [R.cvt8(x as bigint, 32, true, dsg, true, 64)] });
+  }
+  return out;
+}
+
 export const INT_BATCHES: readonly IntBatch[] = [
   { name: 'int-arith16', keep: 1024, forms: arith(16) },
   { name: 'int-arith32', keep: 1024, forms: arith(32) },
@@ -320,6 +435,8 @@ export const INT_BATCHES: readonly IntBatch[] = [
   { name: 'int-carry', keep: 1024, forms: carry() },
   { name: 'int-lop3', keep: 32, forms: lop3() },
   { name: 'int-extra', keep: 0, forms: extra() },
+  { name: 'int-simd16', keep: 1024, forms: simd16() },
+  { name: 'int-cvt8', keep: 1024, forms: cvt8() },
 ];
 
 const cache = new Map<IntForm, bigint[][]>();

@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadNative, mismatches } from './harness.js';
 import { INT_BATCHES, casesOf } from './int-cases.forms.js';
 
-// int-carry and int-lop3 are not recorded yet (their files did not come back from the GPU
-// machine); int-extra holds forms newer than the recording (sm_100) or added after it.
-const RECORDED = ['int-arith16', 'int-arith32', 'int-arith64', 'int-bits32', 'int-carry', 'int-lop3'];
+// int-extra holds forms newer than the recording (sm_100) or added after it.
+const RECORDED = ['int-arith16', 'int-arith32', 'int-arith64', 'int-bits32', 'int-carry', 'int-lop3', 'int-simd16', 'int-cvt8'];
 
 describe.each(INT_BATCHES.filter((b) => RECORDED.includes(b.name)).map((b) => [b.name, b] as const))('%s', (name, batch) => {
   it('reference matches the hardware recording', () => {

@@ -418,6 +418,72 @@ cases.push(
   intSwitch('int_switch/one-block', 50, 64, 1, 64),
 );
 
+// ------------------------------------------------------------ int_simd16
+// int_simd16(o, a, b, c), tests/kernels/int_simd16.cu: 20 CUDA SIMD intrinsics on packed 16-bit
+// lanes (and three s32 ones), o[j * 32 + i] for intrinsic j and thread i. References from the
+// CUDA Math API's definitions: per 16-bit lane, min/max signed or unsigned, .relu clamps at 0,
+// __vib{max,min} also return per-lane predicates (hi: bit 0, lo: bit 1 here).
+
+const lane16 = (x: number, k: number): number => (x >>> (16 * k)) & 0xffff;
+const sx16 = (v: number): number => (v << 16) >> 16;
+function lanes16(op: 'min' | 'max' | 'add', x: number, y: number, signed: boolean, relu = false): number {
+  let r = 0;
+  for (const k of [0, 1]) {
+    const p = lane16(x, k);
+    const q = lane16(y, k);
+    let v: number;
+    if (op === 'add') v = (p + q) & 0xffff;
+    else {
+      const [P, Q] = signed ? [sx16(p), sx16(q)] : [p, q];
+      let m = op === 'max' ? Math.max(P, Q) : Math.min(P, Q);
+      if (relu && m < 0) m = 0;
+      v = m & 0xffff;
+    }
+    r |= v << (16 * k);
+  }
+  return r >>> 0;
+}
+
+export function intSimd16Ref(x: number, y: number, z: number): number[] {
+  const L = lanes16;
+  const relu32 = (m: number): number => (Math.max(m, 0) >>> 0);
+  const withPreds = (m: number): number => (m + (lane16(m, 1) === lane16(x, 1) ? 1 : 0) + 2 * (lane16(m, 0) === lane16(x, 0) ? 1 : 0)) >>> 0;
+  return [
+    L('min', x, y, true), L('min', x, y, false), L('max', x, y, true), L('max', x, y, false),
+    L('min', x, y, true, true), L('max', x, y, true, true),
+    L('min', L('min', x, y, true), z, true), L('min', L('min', x, y, false), z, false),
+    L('max', L('max', x, y, true), z, true), L('max', L('max', x, y, false), z, false),
+    L('min', L('min', x, y, true, true), z, true, true), L('max', L('max', x, y, true, true), z, true, true),
+    L('max', L('add', x, y, false), z, true), L('max', L('add', x, y, false), z, false), L('min', L('add', x, y, false), z, true, true),
+    withPreds(L('max', x, y, true)),
+    Math.min(x | 0, y | 0, z | 0) >>> 0, relu32(Math.max(x | 0, y | 0, z | 0)), relu32(Math.max(x | 0, y | 0)),
+    withPreds(L('min', x, y, false)),
+  ];
+}
+
+/** `edgeRows`: how many threads take lane edge values (the rest random, seeded by the case name). */
+const intSimd16 = (name: string, edgeRows: number): E2ECase => defineCase({
+  name, ptxFile: 'int_simd16.ptx', entry: 'int_simd16', grid: 1, block: 32, params: ['o', 'a', 'b', 'c'],
+  where: { o: (i) => `intrinsic ${Math.floor(i / 32)} thread ${i % 32}` },
+  build(rng) {
+    const edges = [0, 1, 0x7fff, 0x8000, 0xffff, 0x8001, 0x7ffe, 2];
+    const a = new Uint32Array(32);
+    const b = new Uint32Array(32);
+    const c = new Uint32Array(32);
+    for (let i = 0; i < 32; i++) {
+      const e = (k: number): number => edges[(i + k) % 8] as number;
+      a[i] = i < edgeRows ? (e(0) | (e(3) << 16)) >>> 0 : rng.u32();
+      b[i] = i < edgeRows ? (e(i >> 3) | (e(1 + (i >> 3)) << 16)) >>> 0 : rng.u32();
+      c[i] = rng.u32();
+    }
+    const o = poisoned((k) => new Uint32Array(k), 20 * 32);
+    const exp = new Uint32Array(20 * 32);
+    for (let i = 0; i < 32; i++) intSimd16Ref(a[i] as number, b[i] as number, c[i] as number).forEach((v, j) => { exp[j * 32 + i] = v; });
+    return withOutputs([o, a, b, c], { 0: exp });
+  },
+});
+cases.push(intSimd16('int_simd16/edges-and-random', 8), intSimd16('int_simd16/edge-pairs', 32));
+
 // ------------------------------------------------------------ mem_stack (alloca)
 // mem_stack(const int* in, int* out, int n), hand-written PTX: 8 rounds of stacksave, alloca of
 // ((in[i] >> 4r) & 15) + 1 words (align 16), fill, fold, stackrestore. out[2i] is the fold,

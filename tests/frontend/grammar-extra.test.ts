@@ -118,7 +118,7 @@ describe('per-opcode type checking (from the opcode table)', () => {
     throw new Error(`expected an error for ${src}`);
   };
   test.each([
-    ['add.b8 %r1, %r2, %r3;', '`add` does not accept type `.b8`; it accepts `.u16` `.u32` `.u64` `.s16` `.s32` `.s64` `.f16` `.f16x2` `.bf16` `.bf16x2` `.f32` `.f64`'],
+    ['add.b8 %r1, %r2, %r3;', '`add` does not accept type `.b8`; it accepts `.u16` `.u32` `.u64` `.s16` `.s32` `.s64` `.u16x2` `.s16x2` `.f16` `.f16x2` `.bf16` `.bf16x2` `.f32` `.f64`'],
     ['popc.u32 %r1, %r2;', '`popc` does not accept type `.u32`; it accepts `.b32` `.b64`'],
     ['sin.approx.f64 %rd1, %rd2;', '`sin` does not accept type `.f64`; it accepts `.f32`'],
     ['shfl.sync.idx.f32 %f1, %f2, 0, 31, -1;', '`shfl` does not accept type `.f32`; it accepts `.b32`'],

@@ -1,6 +1,6 @@
 /**
  * Per-opcode type lists of the rows with memory, texture, mbarrier and conversion operands
- * (set, mov, ld/ldu/st, cvt, cvt.pack, atom/red/redux, bar/barrier.red, mbarrier.*, tex,
+ * (min/max/add with their packed 16-bit integer lanes, set, mov, ld/ldu/st, cvt, cvt.pack, atom/red/redux, bar/barrier.red, mbarrier.*, tex,
  * tld4, txq, su*, createpolicy, setmaxnreg, cp.async.mbarrier.arrive). The reference is
  * what ptxas 13 accepts (tests/frontend/ptxas-type-lines.txt, recorded by
  * ptxas-type-lines.mjs), which contains the ISA text's lists plus its later additions
@@ -71,8 +71,8 @@ describe('a wrong type is P005 naming the accepted types', () => {
     ['mov.f16 %rs1, %rs2;', 'mov', '.f16', 'pred b16 b32 b64 b128 u16 u32 u64 s16 s32 s64 f32 f64'],
     ['mov.u8 %rs1, %rs2;', 'mov', '.u8', 'pred b16 b32 b64 b128 u16 u32 u64 s16 s32 s64 f32 f64'],
     ['set.lt.u8.f32 %r1, %f1, %f2;', 'set', '.u8', 'b16 b32 b64 u16 u32 u64 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64'],
-    ['cvt.rn.f32.b32 %f1, %r1;', 'cvt', '.b32', 'u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2'],
-    ['cvt.pred.u32 %p1, %r1;', 'cvt', '.pred', 'u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2'],
+    ['cvt.rn.f32.b32 %f1, %r1;', 'cvt', '.b32', 'u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2 e4m3x4 e5m2x4 e2m3x4 e3m2x4 e2m1x4'],
+    ['cvt.pred.u32 %p1, %r1;', 'cvt', '.pred', 'u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3x2 e5m2x2 e2m1x2 e2m3x2 e3m2x2 ue8m0x2 e4m3x4 e5m2x4 e2m3x4 e3m2x4 e2m1x4'],
     ['cvt.pack.sat.u16.u32 %r1, %r2, %r3;', 'cvt.pack', '.u32', 'u16 s16 u8 s8 u4 s4 u2 s2 s32 b32'],
     ['atom.global.add.u16 %rs1, [%rd1], %rs2;', 'atom', '.u16', 'b16 b32 b64 b128 u32 u64 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64'],
     ['red.global.add.u8 [%rd1], %rs1;', 'red', '.u8', 'b32 b64 u32 u64 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64'],

@@ -22,6 +22,10 @@ const V4 = '{%x0, %x1, %x2, %x3}';
 const atomLines = (d) => ['add', 'exch', 'min', 'and', 'add.noftz'].map((op) => `${d ? 'atom' : 'red'}.global.${op}.T ${d ? '%x0, ' : ''}[%rd0], %x1;`)
   .concat(d ? ['atom.global.cas.T %x0, [%rd0], %x1, %x2;'] : []);
 export const TEMPLATES = {
+  // min/max/add take packed 16-bit integer lanes too (.s16x2/.u16x2, PTX 8.0)
+  min: ['min.T %x0, %x1, %x2;'],
+  max: ['max.T %x0, %x1, %x2;'],
+  add: ['add.T %x0, %x1, %x2;'],
   mov: ['mov.T %x0, %x1;'],
   ld: ['ld.global.T %x0, [%rd0];'],
   ldu: ['ldu.global.T %x0, [%rd0];'],
@@ -30,7 +34,7 @@ export const TEMPLATES = {
   cvt: [
     'cvt.T.f32 %x0, %f0;', 'cvt.rn.T.f32 %x0, %f0;', 'cvt.rzi.T.f32 %x0, %f0;', 'cvt.f32.T %f0, %x0;', 'cvt.rn.f32.T %f0, %x0;',
     'cvt.rn.satfinite.T.f32 %x0, %f0, %f1;', 'cvt.rz.satfinite.T.f32 %x0, %f0, %f1;', 'cvt.rna.T.f32 %x0, %f0;',
-    'cvt.rn.f16x2.T %r0, %x0;', 'cvt.rn.bf16x2.T %r0, %x0;', 'cvt.rn.satfinite.T.f16x2 %x0, %r0;', 'cvt.u32.T %r0, %x0;',
+    'cvt.rn.f16x2.T %r0, %x0;', 'cvt.rn.bf16x2.T %r0, %x0;', 'cvt.rn.satfinite.T.f16x2 %x0, %r0;', 'cvt.u32.T %r0, %x0;', 'cvt.rs.satfinite.T.f32 %x0, {%f0, %f1, %f2, %f3}, %r0;',
   ],
   'cvt.pack': ['cvt.pack.sat.T.s32 %r0, %r1, %r2;', 'cvt.pack.sat.T.s32.b32 %r0, %r1, %r2, %r3;', 'cvt.pack.sat.u16.T %r0, %x0, %x1;', 'cvt.pack.sat.u8.s32.T %r0, %r1, %r2, %x0;'],
   atom: atomLines(true),
@@ -63,6 +67,8 @@ export const TEMPLATES = {
 function regType(t) {
   if (t === 'pred' || t === 'f32' || t === 'f64' || t === 'b128') return t;
   if (t === 'e2m1x2') return 'b8';
+  if (t === 'e2m1x4') return 'b16';
+  if (/x4$/.test(t)) return 'b32';
   if (/^(e\d|ue)/.test(t)) return 'b16';
   if (/x2$/.test(t) || t === 'tf32') return 'b32';
   if (/(8|16)$/.test(t)) return 'b16';

@@ -1,3 +1,4 @@
+// arch: sm_90
 // Extern dynamic shared memory and special registers (issue 4): each block reverses its
 // slice through `extern __shared__` memory; thread 0 of each block records special registers.
 // Needs -arch=sm_90 (ptxas accepts cluster registers only for sm_90 targets; an sm_80 .ptx

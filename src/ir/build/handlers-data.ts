@@ -12,6 +12,7 @@ import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { isFloatType, isSigned } from './ptx-types.js';
 import { irTypeOf, packLanes, packedLane, rounding, unpackLanes } from './handlers-float.js';
+import { minifloat } from './cvt-minifloat.js';
 
 function intCompare(op: Ast.CompareOp, signed: boolean): IntCompare | undefined {
   switch (op) {
@@ -176,7 +177,7 @@ const cvt: Handler = (cx, inst) => {
   }
   if (exotic(dt) || exotic(st)) {
     if (minifloat(cx, inst, dt, st)) return;
-    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt${m.rounding ? `.${m.rounding}` : ''}.${dt}.${st}: fp6/fp4/ue8m0 conversions and this fp8/tf32 form are not supported yet`, inst.span, dIr));
+    cx.write(operand(inst, 0), cx.fail(DiagnosticCode.LowerUnsupportedFeature, `cvt${m.rounding ? `.${m.rounding}` : ''}.${dt}.${st}: this cvt form is not supported (the fp8/fp6/fp4/ue8m0/tf32 forms are those of the ISA's cvt syntax)`, inst.span, dIr));
     return;
   }
   if (m.rounding === 'rna') {
@@ -204,52 +205,6 @@ const cvt: Handler = (cx, inst) => {
   }
   cx.write(operand(inst, 0), r, isSigned(dt));
 };
-
-const FP8: Readonly<Record<string, 'e4m3' | 'e5m2'>> = { e4m3x2: 'e4m3', e5m2x2: 'e5m2' };
-
-/**
- * fp8 and tf32 forms of cvt (ISA cvt, "fp8 conversions"): `cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b`
- * (a into the high byte), `cvt.rn.satfinite{.relu}.f8x2.f16x2 d, a`, `cvt.rn{.relu}.f16x2.f8x2 d, a`,
- * `cvt.rna{.satfinite}.tf32.f32` and `cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32`. False for other forms.
- */
-function minifloat(cx: BuildContext, inst: Ast.Instruction, dt: Ast.ScalarType, st: Ast.ScalarType): boolean {
-  const s = inst.span;
-  const m = inst.modifiers;
-  const flags = { ...(m.relu ? { relu: true } : {}), ...(m.satfinite ? { satfinite: true } : {}) };
-  const conv = (value: ValueId, type: T.IrType, format: 'e4m3' | 'e5m2' | 'tf32', tiesAway = false): ValueId => cx.emit({
-    op: 'convert', type, value, fromSigned: false, toSigned: false, rounding: m.rounding === 'rz' ? 'rz' : 'rn', sat: false, ftz: false, ...flags,
-    minifloat: { format, tiesAway },
-  }, s);
-  const i16 = (v: bigint): ValueId => cx.constant(T.i16, v, s);
-  const f8 = FP8[dt];
-  if (f8 && m.rounding === 'rn' && m.satfinite && (st === 'f32' || st === 'f16x2')) {
-    let lo: ValueId;
-    let hi: ValueId;
-    if (st === 'f32') {
-      hi = conv(cx.read(operand(inst, 1), T.f32), T.i16, f8);
-      lo = conv(cx.read(operand(inst, 2), T.f32), T.i16, f8);
-    } else {
-      const [l, h] = unpackLanes(cx, cx.read(operand(inst, 1), T.i32), T.f16, s);
-      [lo, hi] = [conv(l, T.i16, f8), conv(h, T.i16, f8)];
-    }
-    const shifted = cx.emit({ op: 'ibinary', kind: 'shl', type: T.i16, a: hi, b: i16(8n) }, s);
-    cx.write(operand(inst, 0), cx.emit({ op: 'ibinary', kind: 'or', type: T.i16, a: shifted, b: lo }, s));
-    return true;
-  }
-  const from8 = FP8[st];
-  if (from8 && dt === 'f16x2' && m.rounding === 'rn' && !m.satfinite) {
-    const a = cx.read(operand(inst, 1), T.i16);
-    const lo = cx.emit({ op: 'ibinary', kind: 'and', type: T.i16, a, b: i16(0xffn) }, s);
-    const hi = cx.emit({ op: 'ibinary', kind: 'shr_u', type: T.i16, a, b: i16(8n) }, s);
-    cx.write(operand(inst, 0), packLanes(cx, conv(lo, T.f16, from8), conv(hi, T.f16, from8), s));
-    return true;
-  }
-  if (dt === 'tf32' && st === 'f32' && (m.rounding === 'rna' || m.rounding === 'rn' || m.rounding === 'rz')) {
-    cx.write(operand(inst, 0), conv(cx.read(operand(inst, 1), T.f32), T.i32, 'tf32', m.rounding === 'rna'));
-    return true;
-  }
-  return false;
-}
 
 /**
  * `cvt.pack.sat.ct.abt{.b32} d, a, b{, c}` (ISA cvt.pack): a and b clamped to ct's range, a above b

@@ -18,22 +18,57 @@ import { operand, typeOf } from './handler.js';
 function binary(kind: (signed: boolean) => IntBinaryOp): Handler {
   return (cx, inst) => {
     const pt = typeOf(inst);
+    if (!integerFormOk(cx, inst, pt)) return;
+    if (isPacked(pt)) {
+      halfLanes(cx, inst, kind(pt === 's16x2'));
+      return;
+    }
     const t = irTypeOf(pt);
     const signed = isSigned(pt);
     const a = cx.read(operand(inst, 1), t, signed);
     const b = cx.read(operand(inst, 2), t, signed);
     let r = cx.emit({ op: 'ibinary', kind: kind(signed), type: t, a, b }, inst.span);
     if (inst.modifiers.sat && pt === 's32') r = saturateAddSub(cx, inst, a, b, r);
-    if (inst.operands.length === 4) {
-      // three-input min/max
-      const c = cx.read(operand(inst, 3), t, signed);
-      r = cx.emit({ op: 'ibinary', kind: kind(signed), type: t, a: r, b: c }, inst.span);
-    }
-    if (inst.modifiers.relu && (inst.opcode === 'min' || inst.opcode === 'max')) {
-      r = cx.emit({ op: 'ibinary', kind: 'max_s', type: t, a: r, b: cx.constant(t, 0n, inst.span) }, inst.span);
-    }
+    if (inst.modifiers.relu) r = cx.emit({ op: 'ibinary', kind: 'max_s', type: t, a: r, b: cx.constant(t, 0n, inst.span) }, inst.span);
     cx.write(operand(inst, 0), r, signed);
   };
+}
+
+const isPacked = (pt: Ast.ScalarType): boolean => pt === 's16x2' || pt === 'u16x2';
+
+/**
+ * What ptxas 13 refuses of the integer forms the opcode rows (shared with the float forms) let
+ * through: a third source (integer min/max take two; only `.f32` has three-input forms), `.relu`
+ * outside min/max `.s32`/`.s16x2`, and `.sat`/`.cc` or immediates on packed lanes.
+ */
+function integerFormOk(cx: BuildContext, inst: Ast.Instruction, pt: Ast.ScalarType): boolean {
+  const name = `${inst.opcode}.${pt}`;
+  const minmax = inst.opcode === 'min' || inst.opcode === 'max';
+  let why: string | null = null;
+  if (inst.operands.length !== 3) why = `${name} takes two source operands (three-input min/max is defined for .f32 only)`;
+  else if (inst.modifiers.relu && !(minmax && (pt === 's32' || pt === 's16x2'))) why = `${name}: .relu is defined for min/max .s32 and .s16x2 only`;
+  else if (isPacked(pt) && (inst.modifiers.sat || inst.modifiers.cc)) why = `${name} takes neither .sat nor .cc`;
+  else if (isPacked(pt) && inst.operands.some((o) => o.kind !== 'register' && o.kind !== 'sink')) why = `${name} takes registers only (no immediate operands)`;
+  if (!why) return true;
+  cx.write(operand(inst, 0), cx.fail(DiagnosticCode.SemaTypeMismatch, why, inst.span, T.i32));
+  return false;
+}
+
+/**
+ * `.s16x2`/`.u16x2`: the operation on each 16-bit half independently (signed or unsigned
+ * lanes), `.relu` clamping each lane at 0; the halves are packed back, lane 0 in the low bits.
+ */
+function halfLanes(cx: BuildContext, inst: Ast.Instruction, kind: IntBinaryOp): void {
+  const s = inst.span;
+  const lanes = [1, 2].map((k) => {
+    const vec = cx.emit({ op: 'bitcast', type: T.vector(T.i16, 2), value: cx.read(operand(inst, k), T.i32) }, s);
+    return [0, 1].map((index) => cx.emit({ op: 'extract', type: T.i16, value: vec, index }, s));
+  }) as [ValueId[], ValueId[]];
+  const parts = [0, 1].map((l) => {
+    const r = cx.emit({ op: 'ibinary', kind, type: T.i16, a: lanes[0][l] as ValueId, b: lanes[1][l] as ValueId }, s);
+    return inst.modifiers.relu ? cx.emit({ op: 'ibinary', kind: 'max_s', type: T.i16, a: r, b: cx.constant(T.i16, 0n, s) }, s) : r;
+  });
+  cx.write(operand(inst, 0), cx.emit({ op: 'bitcast', type: T.i32, value: cx.emit({ op: 'compose', type: T.vector(T.i16, 2), parts }, s) }, s));
 }
 
 /** `add.sat.s32` / `sub.sat.s32` / `mad.hi.sat.s32`: clamp on signed overflow, detected from the operand and result signs. */
@@ -149,8 +184,13 @@ const cnot: Handler = (cx, inst) => {
   cx.write(operand(inst, 0), cx.emit({ op: 'select', type: t, cond: isZero, a: cx.constant(t, 1n, inst.span), b: cx.constant(t, 0n, inst.span) }, inst.span));
 };
 
+const addPlain = binary(() => 'add');
+const addCarried = withCarry(addPlain);
+/** `add.{s16x2,u16x2}` has no carry form: it goes to `binary`, which refuses a `.cc` on it. */
+const add: Handler = (cx, inst) => (isPacked(typeOf(inst)) ? addPlain : addCarried)(cx, inst);
+
 export const INT_HANDLERS: Readonly<Record<string, Handler>> = {
-  add: withCarry(binary(() => 'add')),
+  add,
   sub: withCarry(binary(() => 'sub')),
   mul: mulLike(false),
   mad: withCarry(mulLike(true)),

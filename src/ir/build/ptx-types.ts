@@ -10,11 +10,12 @@ import type { IrType } from '../types.js';
 export function irTypeOf(t: ScalarType): IrType {
   switch (t) {
     case 'pred': return T.pred;
-    case 'b8': case 'u8': case 's8': case 'e4m3': case 'e5m2': return T.i8;
+    case 'b8': case 'u8': case 's8': case 'e4m3': case 'e5m2': case 'e2m1x2': return T.i8; // e2m1x2: two 4-bit lanes
     case 'b16': case 'u16': case 's16': case 'bf16': case 'e4m3x2': case 'e5m2x2':
-    case 'e2m1x2': case 'e2m3x2': case 'e3m2x2': case 'ue8m0x2': return T.i16;
+    case 'e2m3x2': case 'e3m2x2': case 'ue8m0x2': case 'e2m1x4': return T.i16;
     case 'f16': return T.f16;
-    case 'b32': case 'u32': case 's32': case 'f16x2': case 'bf16x2': case 'tf32': return T.i32;
+    case 'e4m3x4': case 'e5m2x4': case 'e2m3x4': case 'e3m2x4':
+    case 'b32': case 'u32': case 's32': case 's16x2': case 'u16x2': case 'f16x2': case 'bf16x2': case 'tf32': return T.i32;
     case 'b64': case 'u64': case 's64': return T.i64;
     case 'b128': return T.int(128);
     case 'f32': return T.f32;

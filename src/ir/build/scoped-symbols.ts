@@ -5,7 +5,9 @@
  * `param0`, `retval0` and `func_retval0` in every call sequence and every function; after
  * renaming, each is its own variable in the module's variable list (and, for `.param`, its
  * own slot in the local window), while inner scopes still shadow outer ones as PTX says.
- * Also replaces the `.branchtargets` name operand of `brx.idx` with the list of labels.
+ * Also replaces the `.branchtargets` name operand of `brx.idx` with the list of labels, and
+ * turns a symbol operand that names a `.reg` declared without `%` (`.reg .b8 __$temp1;`, which
+ * nvcc's inline asm from cuda_fp4.h writes) into the register operand it is.
  */
 import type * as Ast from '../../ptx/ast.js';
 
@@ -46,14 +48,19 @@ export function renameFunctionSymbols(fn: Ast.FunctionDeclaration): RenamedFunct
     const elements = table.targets.map((name): Ast.Operand => ({ kind: 'symbol', name, span: table.span }));
     return { ...st, operands: [st.operands[0] as Ast.Operand, { kind: 'vector', elements, span: t.span }, ...st.operands.slice(2)] };
   };
-  const scope = (body: readonly Ast.Statement[], parent: ReadonlyMap<string, string>): Ast.Statement[] => {
+  const scope = (body: readonly Ast.Statement[], parent: ReadonlyMap<string, string | typeof REGISTER>): Ast.Statement[] => {
     const names = new Map(parent);
     for (const st of body) {
-      if (st.kind === 'variable' && st.space.space !== 'reg') names.set(st.name, unique(st.name));
+      if (st.kind !== 'variable') continue;
+      if (st.space.space !== 'reg') names.set(st.name, unique(st.name));
+      else if (!st.name.startsWith('%')) names.set(st.name, REGISTER);
     }
     return body.map((st): Ast.Statement => {
       switch (st.kind) {
-        case 'variable': return st.space.space === 'reg' ? st : { ...st, name: names.get(st.name) ?? st.name };
+        case 'variable': {
+          const n = names.get(st.name);
+          return st.space.space === 'reg' || typeof n !== 'string' ? st : { ...st, name: n };
+        }
         case 'instruction': return inlineTable({ ...st, operands: st.operands.map((o) => renameOperand(o, names)) });
         case 'scope': return { ...st, body: scope(st.body, names) };
         default: return st;
@@ -63,9 +70,16 @@ export function renameFunctionSymbols(fn: Ast.FunctionDeclaration): RenamedFunct
   return { body: scope(fn.body ?? [], outer), params, returns };
 }
 
-function renameOperand(op: Ast.Operand, names: ReadonlyMap<string, string>): Ast.Operand {
+/** Marks, in the name map, a register whose name has no `%`. */
+const REGISTER = Symbol('register');
+
+function renameOperand(op: Ast.Operand, names: ReadonlyMap<string, string | typeof REGISTER>): Ast.Operand {
   switch (op.kind) {
-    case 'symbol': { const n = names.get(op.name); return n === undefined ? op : { ...op, name: n }; }
+    case 'symbol': {
+      const n = names.get(op.name);
+      if (n === REGISTER) return { kind: 'register', name: op.name, span: op.span };
+      return n === undefined ? op : { ...op, name: n };
+    }
     case 'address': return { ...op, base: renameOperand(op.base, names) as Ast.AddressOperand['base'] };
     case 'vector': return { ...op, elements: op.elements.map((e) => renameOperand(e, names)) as typeof op.elements };
     case 'expression': return { ...op, args: op.args.map((a) => renameOperand(a, names)) };

@@ -220,3 +220,34 @@ export function subc(a: bigint, b: bigint, bin: bigint): [bigint, bigint] {
   const t = u(a, 32) - u(b, 32) - bin;
   return [u(t, 32), t < 0n ? 1n : 0n];
 }
+
+/**
+ * Packed 16-bit lanes (`.s16x2`/`.u16x2`, PTX ISA 8.0 min/max/add): `op` on each half-word of
+ * the 32-bit operands independently, lane 0 in bits 0..15. min/max compare the lanes as signed
+ * (`.s16x2`) or unsigned (`.u16x2`) 16-bit values; `.relu` clamps each lane's result at 0; add
+ * wraps within the lane (no carry into the other half).
+ */
+export function lanes16(op: 'min' | 'max' | 'add', x: bigint, y: bigint, signed: boolean, relu = false): bigint {
+  let r = 0n;
+  for (const sh of [0n, 16n]) {
+    const a = u(x >> sh, 16);
+    const b = u(y >> sh, 16);
+    const lane = op === 'add' ? u(a + b, 16) : minmax(op === 'max', a, b, 16, signed, relu);
+    r |= lane << sh;
+  }
+  return r;
+}
+
+/**
+ * Integer-to-integer cvt into an 8-bit type (ISA cvt, "Operand Size Exceeding Instruction-Type
+ * Size"): the source is the low bits of its register read as the source type; without `.sat` the
+ * result is its low 8 bits, with `.sat` it is clamped to the destination range first; the 8-bit
+ * result is then sign-extended (`.s8`) or zero-extended (`.u8`) to the destination register width.
+ */
+export function cvt8(x: bigint, srcBits: number, srcSigned: boolean, dstSigned: boolean, sat: boolean, regBits: number): bigint {
+  const v = val(x, srcBits, srcSigned);
+  const lo = dstSigned ? -128n : 0n;
+  const hi = dstSigned ? 127n : 255n;
+  const r = sat ? (v < lo ? lo : v > hi ? hi : v) : v;
+  return u(dstSigned ? s(r, 8) : u(r, 8), regBits);
+}
