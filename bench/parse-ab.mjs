@@ -7,46 +7,16 @@
  * Reports per size and side: best and median MB/s by CPU time (user + system; with
  * --single-threaded, GC runs on the parsing thread) and by wall clock.
  */
-import { build } from 'esbuild';
-import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { bigPtx, loadParser, root } from './parse-input.mjs';
 
-const root = new URL('../', import.meta.url);
 if (!process.env.PTX_SRC) throw new Error('set PTX_SRC to the other checkout\'s src directory');
-const dir = mkdtempSync(join(tmpdir(), 'ptx-ab-'));
-async function load(entry, name) {
-  const out = join(dir, name);
-  await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
-  return (await import(pathToFileURL(out).href)).parsePtx;
-}
 const sides = [
-  ['before', await load(join(process.env.PTX_SRC, 'ptx/index.ts'), 'a.mjs')],
-  ['after', await load(new URL('src/ptx/index.ts', root).pathname, 'b.mjs')],
+  ['before', await loadParser(join(process.env.PTX_SRC, 'ptx/index.ts'), 'a.mjs')],
+  ['after', await loadParser(new URL('src/ptx/index.ts', root).pathname, 'b.mjs')],
 ];
-
-const corpus = new URL('tests/frontend/corpus/', root);
-const bodies = readdirSync(corpus).filter((f) => f.endsWith('.ptx')).sort()
-  .map((f) => readFileSync(new URL(f, corpus), 'utf8'))
-  .map((t) => t.replace(/^\.(version|target|address_size).*$/gm, ''))
-  .map((t) => t.split('\t.section')[0] ?? '');
 const oneFunction = process.argv.includes('--one-function');
-function bigPtx(bytes) {
-  if (oneFunction) {
-    const t = readFileSync(new URL('reduce.ptx', corpus), 'utf8');
-    const open = t.indexOf('{', t.indexOf('.entry'));
-    const close = t.indexOf('\n}', open);
-    const lines = t.slice(open + 1, close).split('\n');
-    let s = t.slice(0, open + 1) + lines.filter((l) => /^\s*\.reg/.test(l)).join('\n');
-    const insts = lines.filter((l) => !/^\s*\.reg/.test(l)).join('\n');
-    while (s.length < bytes) s += insts;
-    return `${s}\n}\n`;
-  }
-  let s = '.version 9.0\n.target sm_90a\n.address_size 64\n';
-  while (s.length < bytes) s += bodies.join('\n');
-  return s;
-}
 
 const args = process.argv.slice(2);
 const ri = args.indexOf('--runs');
@@ -57,7 +27,7 @@ const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (xs) => `${Math.max(...xs).toFixed(2)} best / ${med(xs).toFixed(2)} median`;
 console.log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${runs} runs each`);
 for (const mb of sizes.length ? sizes : [1, 4, 8]) {
-  const text = bigPtx(mb * 1e6);
+  const text = bigPtx(mb * 1e6, oneFunction);
   const n = text.length / 1e6;
   const cpu = { before: [], after: [] };
   const wall = { before: [], after: [] };

@@ -10,55 +10,21 @@
  * fairer "one core" figure; `node --single-threaded` keeps GC on the main thread too), the heap retained by the AST (bytes per PTX byte,
  * measured after a full GC with the AST alive), and the peak heap growth during a parse.
  */
-import { build } from 'esbuild';
-import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { bigPtx, loadParser, root } from './parse-input.mjs';
 
-const root = new URL('../', import.meta.url);
-const out = join(mkdtempSync(join(tmpdir(), 'ptx-bench-')), 'ptx.mjs');
 // PTX_SRC=<dir>: benchmark another checkout's src/ptx (e.g. `git archive HEAD src`) for before/after.
 const entry = process.env.PTX_SRC ? join(process.env.PTX_SRC, 'ptx/index.ts') : new URL('src/ptx/index.ts', root).pathname;
-await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'error' });
-const { parsePtx } = await import(pathToFileURL(out).href);
-
-const corpus = new URL('tests/frontend/corpus/', root);
-const bodies = readdirSync(corpus)
-  .filter((f) => f.endsWith('.ptx'))
-  .sort()
-  .map((f) => readFileSync(new URL(f, corpus), 'utf8'))
-  .map((t) => t.replace(/^\.(version|target|address_size).*$/gm, ''))
-  .map((t) => t.split('\t.section')[0] ?? '');
-
-/**
- * `--one-function`: one kernel whose body is reduce.ptx's first kernel's statements
- * repeated, the shape of large unrolled kernels (the parser must not keep a function's
- * tokens alive while it parses the body).
- */
+const parsePtx = await loadParser(entry);
 const oneFunction = process.argv.includes('--one-function');
-function bigPtx(bytes) {
-  if (oneFunction) {
-    const t = readFileSync(new URL('reduce.ptx', corpus), 'utf8');
-    const open = t.indexOf('{', t.indexOf('.entry'));
-    const close = t.indexOf('\n}', open);
-    const lines = t.slice(open + 1, close).split('\n');
-    let s = t.slice(0, open + 1) + lines.filter((l) => /^\s*\.reg/.test(l)).join('\n');
-    const insts = lines.filter((l) => !/^\s*\.reg/.test(l)).join('\n');
-    while (s.length < bytes) s += insts;
-    return `${s}\n}\n`;
-  }
-  let s = '.version 9.0\n.target sm_90a\n.address_size 64\n';
-  while (s.length < bytes) s += bodies.join('\n');
-  return s;
-}
 
 const gc = globalThis.gc ?? (() => {});
 if (!globalThis.gc) console.log('(run with --expose-gc for memory figures)');
 const sizes = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number).filter((n) => n > 0);
 console.log(`node ${process.version}, ${cpus()[0]?.model ?? '?'} x${cpus().length}`);
 for (const mb of sizes.length ? sizes : [1, 4, 8]) {
-  const text = bigPtx(mb * 1e6);
+  const text = bigPtx(mb * 1e6, oneFunction);
   const n = text.length;
   parsePtx(text, 'warm.ptx');
   const rates = [];

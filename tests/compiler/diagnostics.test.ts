@@ -1,7 +1,8 @@
 // Bad input yields PtxError with file:line:col, a code frame, and the instruction named.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { PtxError } from '../../src/diagnostics/ptx-error.js';
+import type { PtxError } from '../../src/diagnostics/ptx-error.js';
+import { expectCompileError } from '../helpers/ptx-errors.js';
 
 const kernel = (body: string): string => `.version 9.0
 .target sm_80
@@ -16,15 +17,7 @@ ${body}
 }
 `;
 
-function errorOf(src: string): PtxError {
-  try {
-    compile(src, { fileName: 'bad.ptx' });
-  } catch (e) {
-    if (e instanceof PtxError) return e;
-    throw e;
-  }
-  throw new Error('expected a PtxError');
-}
+const errorOf = (src: string): PtxError => expectCompileError(src, 'bad.ptx');
 
 describe('compile diagnostics', () => {
   it('names an unsupported instruction with its line, column and a code frame', () => {

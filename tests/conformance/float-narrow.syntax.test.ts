@@ -3,8 +3,8 @@
 // below; the rest are positioned L002 errors naming the form.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
-import { PtxError } from '../../src/diagnostics/ptx-error.js';
+import type { PtxError } from '../../src/diagnostics/ptx-error.js';
+import { compileErrorOf } from '../helpers/ptx-errors.js';
 
 const REG: Readonly<Record<string, string>> = { e2m1x2: 'c', e2m3x2: 'h', e3m2x2: 'h', ue8m0x2: 'h' };
 
@@ -39,15 +39,7 @@ const kernel = (form: string): string => `.version 9.0
 }
 `;
 
-function errorOf(src: string): PtxError | null {
-  try {
-    compile(src, { fileName: 'n.ptx' });
-  } catch (e) {
-    if (e instanceof PtxError) return e;
-    throw e;
-  }
-  return null;
-}
+const errorOf = (src: string): PtxError | null => compileErrorOf(src, 'n.ptx');
 
 describe('narrow-float cvt forms', () => {
   const accepted = new Set((JSON.parse(readFileSync(new URL('./float-narrow.ptxas.json', import.meta.url), 'utf8')) as { accepted: string[] }).accepted);

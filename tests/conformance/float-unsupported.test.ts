@@ -1,8 +1,8 @@
 // Float forms without a lowering yet are L002 errors naming the instruction, never silently
 // wrong code (stochastic rounding, narrow-float cvt forms outside the ISA's syntax).
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
-import { PtxError } from '../../src/diagnostics/ptx-error.js';
+import type { PtxError } from '../../src/diagnostics/ptx-error.js';
+import { compileErrorOf } from '../helpers/ptx-errors.js';
 
 const kernel = (body: string): string => `.version 8.6
 .target sm_90
@@ -21,15 +21,7 @@ ${body}
 }
 `;
 
-function errorOf(src: string): PtxError | null {
-  try {
-    compile(src, { fileName: 'f.ptx' });
-  } catch (e) {
-    if (e instanceof PtxError) return e;
-    throw e;
-  }
-  return null;
-}
+const errorOf = (src: string): PtxError | null => compileErrorOf(src, 'f.ptx');
 
 describe('unsupported float forms', () => {
   it.each([

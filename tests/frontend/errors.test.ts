@@ -1,17 +1,14 @@
 /** Diagnostics: every error of a file is reported, with line:col, a code frame and a stable code. */
 import { describe, expect, test } from 'vitest';
-import { PtxError } from '../../src/diagnostics/ptx-error.js';
+import type { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { parsePtx } from '../../src/ptx/parse.js';
 import { HEADER, parseBody } from './helpers.js';
+import { ptxErrorOf } from '../helpers/ptx-errors.js';
 
 function errorOf(f: () => unknown): PtxError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof PtxError) return e;
-    throw e;
-  }
-  throw new Error('expected a PtxError');
+  const e = ptxErrorOf(f);
+  if (!e) throw new Error('expected a PtxError');
+  return e;
 }
 
 const BAD = `${HEADER}

@@ -9,6 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { parsePtx } from '../../src/ptx/parse.js';
+import { mulberry32 } from '../e2e/reference.js';
 
 const dir = new URL('./corpus/', import.meta.url);
 const files = readdirSync(dir)
@@ -16,16 +17,10 @@ const files = readdirSync(dir)
   .sort()
   .map((f) => ({ name: f, text: readFileSync(new URL(f, dir), 'utf8') }));
 
-/** mulberry32: a small deterministic PRNG. */
+/** Uniform in [0, 1) from the suites' shared seeded generator (tests/e2e/reference.ts). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 type Mutation = (text: string, r: () => number) => string;

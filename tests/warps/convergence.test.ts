@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { PtxError } from '../../src/diagnostics/ptx-error.js';
+import type { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { SourceFile } from '../../src/diagnostics/source.js';
 import { buildModule } from '../../src/ir/build/build-module.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import { parsePtx } from '../../src/ptx/parse.js';
 import { PASSES } from '../../src/pipeline.js';
 import { converge } from '../../lowering/converge.js';
+import { expectCompileError } from '../helpers/ptx-errors.js';
 
 const KERNELS = join(import.meta.dirname, '..', 'kernels');
 const read = (file: string): string => readFileSync(join(KERNELS, `${file}.ptx`), 'utf8');
@@ -95,10 +96,7 @@ ${body}
 }
 `;
 
-function errorOf(src: string): PtxError {
-  try { compile(src, { fileName: 'bad.ptx' }); } catch (e) { if (e instanceof PtxError) return e; throw e; }
-  throw new Error('expected a PtxError');
-}
+const errorOf = (src: string): PtxError => expectCompileError(src, 'bad.ptx');
 
 describe('barrier forms', () => {
   it('compiles bar.sync/barrier.sync/bar.arrive with ids and counts, and bar.red', () => {
