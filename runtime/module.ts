@@ -199,7 +199,8 @@ export class Module {
     const text = (this.source.split('\n')[line - 1] ?? '').trim();
     const where = `${this.options.fileName ?? 'kernel.ptx'}:${line}:${column}`;
     const why = /^(@!?%?\w+\s+)?alloca\b/.test(text)
-      ? `: the allocation did not fit the per-thread alloca stack of ${STACK_BYTES} bytes (CUDA's default stack limit)` : '';
+      ? `: the allocation did not fit the per-thread alloca stack of ${STACK_BYTES} bytes (CUDA's default stack limit)`
+      : /^(@!?%?\w+\s+)?mapa\b/.test(text) ? ': mapa named a CTA rank outside the cluster (kernels run in clusters of one CTA)' : '';
     return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)${why}`, `${line} | ${text}`);
   }
 

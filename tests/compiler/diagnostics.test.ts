@@ -20,6 +20,14 @@ ${body}
 const errorOf = (src: string): PtxError => expectCompileError(src, 'bad.ptx');
 
 describe('compile diagnostics', () => {
+  it('rejects kernels that require clusters of more than one CTA', () => {
+    const cluster = (directive: string): string => kernel('').replace('.visible .entry k(.param .u64 out)', `.visible .entry k(.param .u64 out) ${directive}`);
+    const e = errorOf(cluster('.reqnctapercluster 2, 1, 1'));
+    expect(e.message).toMatch(/^bad\.ptx:4:\d+: error\[L002\]: kernel `k` requires clusters of 2 CTAs \(\.reqnctapercluster 2, 1, 1\); clusters of more than one CTA are not supported/m);
+    expect(() => compile(cluster('.reqnctapercluster 1, 1, 1'))).not.toThrow();
+    expect(() => compile(cluster('.maxclusterrank 8'))).not.toThrow();
+  });
+
   it('names an unsupported instruction with its line, column and a code frame', () => {
     const e = errorOf(kernel('  suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];'));
     expect(e.diagnostics.length).toBeGreaterThan(0);

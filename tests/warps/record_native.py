@@ -25,6 +25,7 @@ CASES = [
     ('warp_vote', 'warp_match', 2, 64, [6]),
     ('warp_vote', 'warp_redux', 2, 64, [10]),
     ('warp_vote', 'warp_activemask', 2, 80, [2]),
+    ('warp_elect', 'warp_elect', 2, 80, [8]),
 ]
 
 def load(path, probe):

@@ -241,3 +241,34 @@ export function voteLegacy(inp: Int32Array, block: number): Uint32Array {
   });
   return out;
 }
+
+/**
+ * elect.sync: the leader is the lowest active lane of the member mask (what NVIDIA hardware
+ * elects; the ISA leaves the choice open). Outputs per thread: full mask (lane, leader), half
+ * warps (lane, leader), then in `v % 3 == 0` lanes (lane, leader, the leader's v), and in the
+ * other odd lanes the leader among those with the same sign of v, plus 100 in the leader.
+ */
+export function elect(inp: Int32Array, block: number): Uint32Array {
+  const out = new Uint32Array(8 * inp.length).fill(POISON);
+  perWarp(inp.length, block, (f, n) => {
+    const v = lanes(inp, f, n);
+    const lowest = (inGroup: (l: number) => boolean): number => v.findIndex((_, l) => inGroup(l));
+    const third = (l: number): boolean => (v[l] as number) % 3 === 0;
+    const odd = (l: number): boolean => !third(l) && ((v[l] as number) & 1) !== 0;
+    for (let l = 0; l < n; l++) {
+      const o = 8 * (f + l);
+      const x = v[l] as number;
+      out.set([0, l === 0 ? 1 : 0], o);
+      const half = lowest((k) => (k & 16) === (l & 16));
+      out.set([half, l === half ? 1 : 0], o + 2);
+      if (third(l)) {
+        const leader = lowest(third);
+        out.set([leader, l === leader ? 1 : 0, v[leader] as number], o + 4);
+      } else if (odd(l)) {
+        const leader = lowest((k) => odd(k) && ((v[k] as number) > 0) === (x > 0));
+        out[o + 7] = leader + (l === leader ? 100 : 0);
+      }
+    }
+  });
+  return out;
+}

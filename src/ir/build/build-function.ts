@@ -118,7 +118,12 @@ function declare(v: Ast.VariableDeclaration, scope: Scope): void {
 }
 
 function isTerminator(inst: Ast.Instruction): boolean {
-  return inst.opcode === 'bra' || inst.opcode === 'ret' || inst.opcode === 'exit' || inst.opcode === 'brx' || inst.opcode === 'trap';
+  return inst.opcode === 'bra' || inst.opcode === 'ret' || inst.opcode === 'exit' || inst.opcode === 'brx' || traps(inst);
+}
+
+/** `brkpt` without a debugger attached stops the kernel with an error: a `trap`. */
+function traps(inst: Ast.Instruction): boolean {
+  return inst.opcode === 'trap' || inst.opcode === 'brkpt';
 }
 
 function cutBlocks(items: readonly Item[]): SkeletonBlock[] {
@@ -210,7 +215,7 @@ function translateTerminator(
   let taken: Terminator;
   const exitBlock = (): BlockId => {
     const b = fn.addBlock();
-    fn.block(b).term = inst.opcode === 'trap' ? { op: 'trap', span } : { op: 'return', values: [], span };
+    fn.block(b).term = traps(inst) ? { op: 'trap', span } : { op: 'return', values: [], span };
     return b;
   };
   if (inst.opcode === 'bra') {
@@ -250,9 +255,9 @@ function translateTerminator(
     for (const n of names) { const b = byLabel.get(n); if (b) trySeal(b.id); }
     return;
   }
-  // ret / exit / trap
+  // ret / exit / trap / brkpt
   if (!inst.guard) {
-    fn.block(from).term = inst.opcode === 'trap' ? { op: 'trap', span } : { op: 'return', values: [], span };
+    fn.block(from).term = traps(inst) ? { op: 'trap', span } : { op: 'return', values: [], span };
     if (inst.opcode === 'exit') fn.exits.add(from);
     return;
   }

@@ -31,6 +31,7 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     item.kind === 'function' && !!item.body && (item.isEntry ? only === undefined || item.name === only : reachable.has(item.name)));
   const stackUsers = declareStack(built, variables, spaces, diagnostics);
   for (const item of built) {
+    if (item.isEntry) checkClusterShape(item, diagnostics);
     const renamed = renameFunctionSymbols(item);
     const fnSpaces = new Map(spaces);
     for (const p of [...renamed.returns, ...renamed.params]) addVariable({ ...p, space: { ...p.space, space: 'local' } }, variables, fnSpaces, diagnostics);
@@ -47,6 +48,21 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     module.functions.push(fn);
   }
   return module;
+}
+
+/**
+ * Kernels run in clusters of one CTA (the cluster special registers say so, `mapa` to another
+ * rank traps): a kernel that requires a larger cluster would run silently wrong, so it is an
+ * error. `.maxclusterrank` is an upper bound, which one CTA meets.
+ */
+function checkClusterShape(item: Ast.FunctionDeclaration, diagnostics: Diagnostic[]): void {
+  const dims = item.directives.reqnctapercluster;
+  const ctas = dims?.reduce((a, b) => a * b, 1) ?? 1;
+  if (ctas <= 1) return;
+  diagnostics.push({
+    code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: item.span,
+    message: `kernel \`${item.name}\` requires clusters of ${ctas} CTAs (.reqnctapercluster ${dims?.join(', ')}); clusters of more than one CTA are not supported (kernels run in clusters of one CTA)`,
+  });
 }
 
 /**

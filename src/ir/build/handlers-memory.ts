@@ -168,6 +168,13 @@ const bar: Handler = (cx, inst) => {
 };
 
 const fence: Handler = (cx, inst) => {
+  const m = inst.modifiers;
+  // `fence.mbarrier_init` exists only as `.release.cluster` (ISA; ptxas rejects the rest). With
+  // one CTA per cluster and mbarrier objects in plain shared memory it is a release fence.
+  if (m.mode === 'mbarrier_init' && (m.semantics !== 'release' || m.scope !== 'cluster')) {
+    cx.diagnostics.push({ code: DiagnosticCode.ParseBadModifier, severity: 'error', span: inst.opcodeSpan, message: '`fence.mbarrier_init` takes exactly `.release.cluster`' });
+    return;
+  }
   cx.effect({ op: 'fence', type: T.i32, scope: inst.modifiers.scope ?? 'gpu' }, inst.span);
 };
 

@@ -1,9 +1,10 @@
 /**
  * Warp-level instructions (ISA "Parallel Synchronization and Communication", shfl): shfl,
- * vote, match, redux, activemask and bar.warp.sync, with or without `.sync` and a member
+ * vote, match, redux, activemask, elect and bar.warp.sync, with or without `.sync` and a member
  * mask. The warp operations themselves stay whole in the IR (the emitter picks subgroups or
  * workgroup-memory emulation per device); what is plain arithmetic is built here: shfl's
- * destination predicate, which depends only on the lane, b and c operands (ISA pseudo-code).
+ * destination predicate, which depends only on the lane, b and c operands (ISA pseudo-code),
+ * and elect, a ballot's lowest lane.
  * `active` is always null here; the convergence pass sets it.
  */
 import type * as Ast from '../../ptx/ast.js';
@@ -111,9 +112,32 @@ const activemask: Handler = (cx, inst) => {
   cx.write(operand(inst, 0), cx.emit({ op: 'activemask', type: T.i32, active: null }, inst.span));
 };
 
+/**
+ * `elect.sync d|p, membermask` (sm_90): one leader among the active lanes of membermask; d is
+ * its lane id in every member, p is true in the leader only. The ISA leaves the choice open;
+ * NVIDIA hardware elects the lowest active member lane, and so does this: a ballot of the
+ * active members (the vote machinery, exact on both warp paths and in divergent code), then
+ * its lowest set bit, clz(brev(b)).
+ */
+const elect: Handler = (cx, inst) => {
+  const s = inst.span;
+  const dst = operand(inst, 0);
+  if (!inst.modifiers.sync || dst.kind !== 'pair' || dst.second.kind !== 'register') {
+    cx.diagnostics.push({ code: DiagnosticCode.ParseBadOperand, severity: 'error', span: dst.span, message: '`elect` is `elect.sync d|p, membermask` (or `_|p`): it needs a predicate destination' });
+    return;
+  }
+  const mask = cx.read(operand(inst, 1), T.i32);
+  const members = cx.emit({ op: 'vote', type: T.i32, mode: 'ballot', pred: cx.constant(T.pred, 1n, s), mask, active: null }, s);
+  const reversed = cx.emit({ op: 'iunary', kind: 'brev', type: T.i32, value: members }, s);
+  const leader = cx.emit({ op: 'iunary', kind: 'clz', type: T.i32, value: reversed }, s);
+  const lane = cx.emit({ op: 'special', type: T.i32, register: 'laneid', component: 0 }, s);
+  cx.write(dst.first, leader);
+  cx.write(dst.second, cx.emit({ op: 'icmp', type: T.pred, cond: 'eq', a: lane, b: leader }, s));
+};
+
 /** `bar.warp.sync membermask`: the `bar` row with fixed word `warp`. */
 export const warpSync: Handler = (cx, inst) => {
   cx.effect({ op: 'warp_sync', type: T.i32, mask: cx.read(operand(inst, 0), T.i32), active: null }, inst.span);
 };
 
-export const WARP_HANDLERS: Readonly<Record<string, Handler>> = { shfl, vote, match, redux, activemask };
+export const WARP_HANDLERS: Readonly<Record<string, Handler>> = { shfl, vote, match, redux, activemask, elect };

@@ -7,6 +7,7 @@ import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
 import { MEMORY_HANDLERS } from './handlers-memory.js';
+import { MISC_HANDLERS } from './handlers-misc.js';
 import { WARP_HANDLERS, warpSync } from './handlers-warp.js';
 
 function byType(intHandler: Handler | undefined, floatHandler: Handler | undefined): Handler | undefined {
@@ -32,5 +33,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...DATA_HANDLERS,
   ...MEMORY_HANDLERS,
   ...WARP_HANDLERS,
+  ...MISC_HANDLERS,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };
