@@ -12,8 +12,6 @@ export interface WarpCase {
   readonly reference: (input: Int32Array, block: number) => readonly ArrayLike<number>[];
   /** Warp operations inside control flow that diverges between warps (needs the convergence pass). */
   readonly divergent?: boolean;
-  /** Not yet in native/warp_native.json (tests/warps/record_native.py records it on the GPU machine). */
-  readonly unrecorded?: true;
 }
 
 const one = (f: (i: Int32Array, b: number) => ArrayLike<number>) => (i: Int32Array, b: number) => [f(i, b)];
@@ -32,7 +30,7 @@ export const WARP_CASES: readonly WarpCase[] = [
   { ptx: 'warp_vote', kernel: 'warp_match', grid: 2, block: 64, outputs: [6], reference: one(R.match) },
   { ptx: 'warp_vote', kernel: 'warp_redux', grid: 2, block: 64, outputs: [10], reference: one(R.redux) },
   { ptx: 'warp_vote', kernel: 'warp_activemask', grid: 2, block: 80, outputs: [2], reference: one(R.activemask), divergent: true },
-  { ptx: 'warp_elect', kernel: 'warp_elect', grid: 2, block: 80, outputs: [8], reference: one(R.elect), divergent: true, unrecorded: true },
+  { ptx: 'warp_elect', kernel: 'warp_elect', grid: 2, block: 80, outputs: [8], reference: one(R.elect), divergent: true },
 ];
 
 export function outputWords(c: WarpCase): number[] {
