@@ -106,6 +106,11 @@ const SAMPLES = {
   'red.async': 'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];',
   'st.bulk': 'st.bulk.weak.shared::cta [%rd1], 64, 0;',
   vadd: 'vadd.s32.s32.s32 %r0, %r1.b0, %r2.h1;', vset: 'vset.s32.s32.lt %r0, %r1, %r2;', vmad: 'vmad.s32.s32.s32 %r0, %r1, %r2, %r3;',
+  ...Object.fromEntries(['vsub', 'vabsdiff', 'vmin', 'vmax'].map((op) => [op, `${op}.s32.u32.s32.sat %r0, %r1.b1, %r2.h0;`])),
+  vshl: 'vshl.u32.u32.u32.clamp.add %r0, %r1, %r2, %r3;', vshr: 'vshr.s32.s32.u32.wrap %r0, %r1.h1, %r2;',
+  ...Object.fromEntries(['vadd', 'vsub', 'vavrg', 'vabsdiff', 'vmin', 'vmax'].flatMap((op) => [
+    [`${op}2`, `${op}2.s32.s32.s32.sat %r0, %r1.h10, %r2.h32, %r3;`], [`${op}4`, `${op}4.u32.u32.u32.add %r0, %r1.b3210, %r2.b7654, %r3;`]])),
+  vset2: 'vset2.s32.s32.ne %r0, %r1, %r2, %r3;', vset4: 'vset4.u32.u32.lt.add %r0, %r1, %r2, %r3;',
 };
 const PREFERRED = ['s32', 'u32', 'b32', 'f32', 'pred', 'u64', 'b64'];
 const REG = (t) => (t === 'pred' ? '%p' : /64/.test(t) && t !== 'f64' ? '%rd' : t === 'f32' ? '%f' : t === 'f64' ? '%fd' : /16|8$/.test(t) && !/x2/.test(t) ? '%rs' : '%r');

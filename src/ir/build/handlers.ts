@@ -8,6 +8,7 @@ import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
 import { MEMORY_HANDLERS } from './handlers-memory.js';
 import { MISC_HANDLERS } from './handlers-misc.js';
+import { VIDEO_HANDLERS } from './handlers-video.js';
 import { WARP_HANDLERS, warpSync } from './handlers-warp.js';
 
 function byType(intHandler: Handler | undefined, floatHandler: Handler | undefined): Handler | undefined {
@@ -34,5 +35,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...MEMORY_HANDLERS,
   ...WARP_HANDLERS,
   ...MISC_HANDLERS,
+  ...VIDEO_HANDLERS,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };
