@@ -1,15 +1,12 @@
 // The video references (ref/video.ts) against outputs recorded on an NVIDIA GPU
 // (tests/conformance/native/video-*, recorded with record_native.py). No WebGPU needed.
-// Until a batch's recording is committed its test is skipped; once it exists it must match.
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadNative, mismatches } from './harness.js';
 import { VIDEO_BATCHES, casesOf } from './video.forms.js';
 
-const recorded = (name: string): boolean => existsSync(new URL(`./native/${name}.json`, import.meta.url));
 
 describe.each(VIDEO_BATCHES.map((b) => [b.name, b] as const))('%s', (name, batch) => {
-  it.skipIf(!recorded(name))('reference matches the hardware recording', () => {
+  it('reference matches the hardware recording', () => {
     const cases = casesOf(batch);
     const native = loadNative(name, cases);
     expect(native, `tests/conformance/native/${name}.bin.gz is missing`).not.toBeNull();

@@ -2,7 +2,6 @@
 // against the references (ref/video.ts: the ISA text, with the rules recorded on an H100 where the
 // scalar forms differ from it) and against the outputs recorded natively on the H100
 // (native/video-*; video-native.test.ts checks the references there).
-import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { releaseDefaultDevice } from '../../runtime/device.js';
 import { compile } from '../../src/compile.js';
@@ -11,7 +10,6 @@ import { VIDEO_BATCHES, casesOf } from './video.forms.js';
 
 afterAll(() => releaseDefaultDevice());
 
-const recorded = (name: string): boolean => existsSync(new URL(`./native/${name}.json`, import.meta.url));
 
 /** Forms per dispatch: one kernel of a whole batch is large for lavapipe's compiler. */
 const CHUNK = 48;
@@ -29,7 +27,7 @@ describe.each(VIDEO_BATCHES.map((b) => [b.name, b] as const))('%s', (_name, batc
   }, 600_000);
 
   // Skipped only while tests/conformance/native/<batch>.json is not committed.
-  it.skipIf(!recorded(batch.name))('WebGPU matches the native NVIDIA recording', () => {
+  it('WebGPU matches the native NVIDIA recording', () => {
     const native = loadNative(batch.name, cases);
     expect(native, `tests/conformance/native/${batch.name}.bin.gz is missing`).not.toBeNull();
     expect(got.length, 'the WebGPU run failed').toBe(cases.length);
