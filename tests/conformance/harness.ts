@@ -390,3 +390,14 @@ export function loadNative(name: string, cases: readonly FormCase[]): bigint[][]
   const words = new BigUint64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
   return unpackOutputs(truncate(cases, m.keep), words);
 }
+
+/**
+ * Mismatches of a batch's JS reference against its native recording, on the cases the recording
+ * kept; throws when the recording is missing (a reference check must not pass without it).
+ */
+export function referenceVsNative(name: string, cases: readonly FormCase[], ref: (f: number, ins: bigint[]) => readonly bigint[], limit = 30): string[] {
+  const native = loadNative(name, cases);
+  if (!native) throw new Error(`tests/conformance/native/${name}.bin.gz is missing`);
+  const kept = cases.map((c, f) => ({ form: c.form, inputs: c.inputs.map((a) => a.slice(0, native[f]?.[0]?.length ?? 0)) }));
+  return mismatches(kept, native, ref, limit);
+}

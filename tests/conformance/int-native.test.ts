@@ -1,7 +1,7 @@
 // The ISA-text references (ref/int.ts) against outputs recorded on an NVIDIA H100
 // (tests/conformance/native/int-*, recorded with record_native.py). No WebGPU needed.
 import { describe, expect, it } from 'vitest';
-import { loadNative, mismatches } from './harness.js';
+import { referenceVsNative } from './harness.js';
 import { INT_BATCHES, casesOf } from './int-cases.forms.js';
 
 // int-extra holds forms newer than the recording (sm_100) or added after it.
@@ -9,10 +9,6 @@ const RECORDED = ['int-arith16', 'int-arith32', 'int-arith64', 'int-bits32', 'in
 
 describe.each(INT_BATCHES.filter((b) => RECORDED.includes(b.name)).map((b) => [b.name, b] as const))('%s', (name, batch) => {
   it('reference matches the hardware recording', () => {
-    const cases = casesOf(batch);
-    const native = loadNative(name, cases);
-    expect(native, `tests/conformance/native/${name}.bin.gz is missing`).not.toBeNull();
-    const cut = cases.map((c, f) => ({ form: c.form, inputs: c.inputs.map((a) => a.slice(0, native?.[f]?.[0]?.length ?? 0)) }));
-    expect(mismatches(cut, native ?? [], (f, ins) => (batch.forms[f] as (typeof batch.forms)[number]).ref(ins), 30)).toEqual([]);
+    expect(referenceVsNative(name, casesOf(batch), (f, ins) => (batch.forms[f] as (typeof batch.forms)[number]).ref(ins))).toEqual([]);
   });
 });
