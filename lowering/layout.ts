@@ -117,6 +117,11 @@ export interface KernelLayout {
   /** WebGPU features the shader needs (e.g. 'subgroups', 'shader-f16'). */
   readonly features: readonly string[];
   readonly warp: WarpReport;
+  /**
+   * Why a trap at a PTX source offset fires when the compiler inserted it (a check such as the
+   * alloca stack limit); a PTX `trap`/`brkpt` has no entry.
+   */
+  readonly trapReasons?: Readonly<Record<number, string>>;
 }
 
 export interface CompiledKernel {

@@ -44,7 +44,7 @@ export interface KernelSource {
   /** The module's buffer for `.global`/`.const` variables or the trap record (created on first use). */
   owned(b: OwnedBinding): GPUBuffer;
   /** The error for a launch of `entry` whose first trap was at byte `offset` of the PTX source. */
-  trapError(entry: string, offset: number, threads: number): PtxError;
+  trapError(entry: string, offset: number, threads: number, reason?: string): PtxError;
 }
 
 export interface LaunchConfig {
@@ -141,11 +141,11 @@ export class KernelFunction {
   }
 
   /** Reads a launch's trap record once the launch is done: the error to report, if it trapped. */
-  private async trapCheck(readback: GPUBuffer): Promise<PtxError | undefined> {
+  private async trapCheck(readback: GPUBuffer, kernel: CompiledKernel): Promise<PtxError | undefined> {
     try {
       await readback.mapAsync(GPUMapMode.READ);
       const [threads = 0, offset = 0] = new Uint32Array(readback.getMappedRange().slice(0));
-      return threads > 0 ? this.source.trapError(this.name, offset, threads) : undefined;
+      return threads > 0 ? this.source.trapError(this.name, offset, threads, kernel.layout.trapReasons?.[offset]) : undefined;
     } catch {
       return undefined; // the device error that made the read fail is reported by the monitor
     } finally {
@@ -172,7 +172,7 @@ export class KernelFunction {
     const readback = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` });
     batch.commands(this.name).copyBufferToBuffer(trapRecord, 0, readback, 0, 16);
     // Mapping must wait for the submit that uses the buffer.
-    batch.recorded(() => this.env.monitor.watch(this.trapCheck(readback)));
+    batch.recorded(() => this.env.monitor.watch(this.trapCheck(readback, p.kernel)));
   }
 
   /**

@@ -11,7 +11,6 @@ import type { OwnedBinding } from './bindings.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { KernelFunction, type LaunchEnv } from './launch.js';
 import { checkFeatures } from './launch-checks.js';
-import { STACK_BYTES } from '../src/ir/build/handlers-stack.js';
 import { moduleVariables } from '../src/ir/build/build-module.js';
 import { parsePtx } from '../src/ptx/parse.js';
 import { SourceFile } from '../src/diagnostics/source.js';
@@ -192,15 +191,13 @@ export class Module {
   }
 
   /** R004 for a launch of `entry` that trapped: names the PTX line of the first trap. */
-  trapError(entry: string, offset: number, threads: number): PtxError {
+  trapError(entry: string, offset: number, threads: number, reason?: string): PtxError {
     const before = this.source.slice(0, offset);
     const line = before.split('\n').length;
     const column = offset - before.lastIndexOf('\n');
     const text = (this.source.split('\n')[line - 1] ?? '').trim();
     const where = `${this.options.fileName ?? 'kernel.ptx'}:${line}:${column}`;
-    const why = /^(@!?%?\w+\s+)?alloca\b/.test(text)
-      ? `: the allocation did not fit the per-thread alloca stack of ${STACK_BYTES} bytes (CUDA's default stack limit)`
-      : /^(@!?%?\w+\s+)?mapa\b/.test(text) ? ': mapa named a CTA rank outside the cluster (kernels run in clusters of one CTA)' : '';
+    const why = reason ? `: ${reason}` : '';
     return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)${why}`, `${line} | ${text}`);
   }
 

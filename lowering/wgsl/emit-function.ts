@@ -21,6 +21,8 @@ export class FunctionEmitter implements ExprContext {
   readonly library = new Set<string>();
   /** Whether the body traps: the kernel then binds the trap record (emit-module.ts). */
   traps = false;
+  /** Why the compiler's own checks trap, by PTX source offset (KernelLayout.trapReasons). */
+  readonly trapReasons = new Map<number, string>();
   private depth = 1;
   private temps = 0;
   private readonly vars = new Set<ValueId>();

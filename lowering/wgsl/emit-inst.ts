@@ -51,7 +51,7 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   atomic: (cx, i) => { const p = place(cx, i); return p ? emitAtomic(cx, p, i) : '0u'; },
   barrier: emitBarrier,
   fence: emitFence,
-  trap_if: (cx, i) => { cx.line(`if (${cx.ref(i.cond)}) { ptx_trap(${i.at}u); }`); cx.traps = true; return undefined; },
+  trap_if: (cx, i) => { cx.line(`if (${cx.ref(i.cond)}) { ptx_trap(${i.at}u); }`); cx.traps = true; cx.trapReasons.set(i.at, i.reason); return undefined; },
   shfl: W.shfl,
   vote: W.vote,
   activemask: W.activemask,

@@ -137,6 +137,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     dynamicSharedBytes: 0,
     features: warp.path !== 'subgroups' ? [] : warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : ['subgroups'],
     warp,
+    ...(fe.trapReasons.size ? { trapReasons: Object.fromEntries(fe.trapReasons) } : {}),
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),
   };

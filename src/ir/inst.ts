@@ -171,7 +171,11 @@ export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: 
  * thread: a check inside an instruction (alloca's stack bound) whose thread then continues
  * with safe values, so the check needs no control flow of its own.
  */
-export interface TrapIfInst extends Base { readonly op: 'trap_if'; readonly cond: ValueId; readonly at: number }
+/**
+ * A check the compiler adds (alloca overflow, mapa to another CTA): traps when cond holds, at PTX
+ * source offset `at`; `reason` completes the R004 message the caller sees.
+ */
+export interface TrapIfInst extends Base { readonly op: 'trap_if'; readonly cond: ValueId; readonly at: number; readonly reason: string }
 
 /**
  * Warp collectives (lowered to subgroups or emulated, per device; lowering/wgsl/emit-warp.ts).

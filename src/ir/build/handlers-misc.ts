@@ -94,7 +94,7 @@ const mapa: Handler = (cx, inst) => {
   const rank = cx.read(b, T.i32);
   if (b.kind !== 'integer' || b.value !== 0n) {
     const outside = cx.emit({ op: 'icmp', type: T.pred, cond: 'ne', a: rank, b: cx.constant(T.i32, 0n, s) }, s);
-    cx.effect({ op: 'trap_if', type: T.i32, cond: outside, at: s.start }, s);
+    cx.effect({ op: 'trap_if', type: T.i32, cond: outside, at: s.start, reason: 'mapa named a CTA rank outside the cluster (kernels run in clusters of one CTA)' }, s);
   }
   cx.write(operand(inst, 0), a);
 };

@@ -71,7 +71,7 @@ const alloca: Handler = (cx, inst) => {
   // R004, its results undefined as after `trap`). No control flow: a branch to a trap block
   // would be a divergent exit before any later barrier.
   const overflow = cx.emit({ op: 'icmp', type: T.pred, cond: 'ugt', a: size, b: free }, span);
-  cx.effect({ op: 'trap_if', type: T.i32, cond: overflow, at: span.start }, span);
+  cx.effect({ op: 'trap_if', type: T.i32, cond: overflow, at: span.start, reason: `the allocation did not fit the per-thread alloca stack of ${STACK_BYTES} bytes (CUDA's default stack limit)` }, span);
   const below = cx.emit({ op: 'ibinary', kind: 'sub', type, a: free, b: size }, span);
   const mask = cx.constant(type, ~(align - 1n), span);
   const aligned = cx.emit({ op: 'ibinary', kind: 'and', type, a: below, b: mask }, span);
