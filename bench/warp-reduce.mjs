@@ -46,7 +46,7 @@ async function time(run, sync) {
   return { medianMs: per[Math.floor(per.length / 2)], bestMs: per[0] };
 }
 
-async function ptxVariant(entry, warpPath, rewrite) {
+async function ptxVariant(entry, warpPath) {
   const ctx = await createContext({ device });
   const fn = ctx.loadModule(ptx, { fileName: 'warp-reduce.ptx', warpPath }).getFunction(entry);
   const inBuf = ctx.malloc(4 * n);
@@ -58,7 +58,7 @@ async function ptxVariant(entry, warpPath, rewrite) {
   await ctx.memcpyDtoH(out, outBuf);
   ctx.destroy();
   // The same WGSL dispatched raw, timed on the GPU: the shader's cost without launch overhead.
-  const module = device.createShaderModule({ code: rewrite ? rewrite(kernel.wgsl) : kernel.wgsl });
+  const module = device.createShaderModule({ code: kernel.wgsl });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
   const pipeline = await device.createComputePipelineAsync({
     layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
@@ -73,7 +73,6 @@ async function ptxVariant(entry, warpPath, rewrite) {
   const slots = kernel.layout.bindings.filter((e) => e.kind === 'global-slot');
   const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((e) => ({ binding: e.binding, resource: { buffer: e.param === 0 ? a : b } }))];
   const gpu = await timeDispatches(device, pipeline, device.createBindGroup({ layout: bgl, entries }), [plan.x, plan.y], iterations);
-  if (rewrite) return { variant: `${entry} (${kernel.layout.warp.path}, ${rewrite.label})`, gpuMs: gpu.ms, timer: gpu.timer };
   return { variant: `${entry} (${kernel.layout.warp.path})`, ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: out.every((x, i) => x === expected[i]) };
 }
 
@@ -108,9 +107,6 @@ async function handWritten(entryPoint, label) {
 }
 
 const native = probe.size === 32 && probe.consecutive;
-// Experiment: the emitted shuffle-down with the range rule moved into an indexed shuffle's source lane.
-const indexForm = Object.assign((w) => w.replace(/select\((\w+), subgroupShuffleDown\(\1, (\d+)u\), (\(ptx_tid_linear & 31u\)) < (\d+)u\)/g,
-  (_m, v, d, lane, lim) => `subgroupShuffle(${v}, select(${lane}, ${lane} + ${d}u, ${lane} < ${lim}u))`), { label: 'index form' });
 const results = [];
 if (native) {
   results.push(await handWritten('main', 'hand-written WGSL subgroupAdd'), await handWritten('main_shfl', 'hand-written WGSL 5x subgroupShuffleDown'));
@@ -118,7 +114,6 @@ if (native) {
 }
 for (const entry of ['warp_reduce_shfl', 'warp_reduce_redux']) {
   if (native) results.push(await ptxVariant(entry, 'subgroups'));
-  if (native && entry === 'warp_reduce_shfl') results.push(await ptxVariant(entry, 'subgroups', indexForm));
   results.push(await ptxVariant(entry, 'emulated'));
 }
 const info = device.adapterInfo ?? {};

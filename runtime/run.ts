@@ -5,7 +5,7 @@
  * re-transpile it.
  */
 import type { CompiledKernel, KernelLayout } from '../lowering/layout.js';
-import { Context } from './context.js';
+import { createContextWith, type Context } from './context.js';
 import { getDefaultDevice } from './device.js';
 import type { LaunchArg, LaunchConfig } from './launch.js';
 import { hostBytes, isHostBuffer, type DeviceBuffer, type HostBuffer } from './memory.js';
@@ -56,16 +56,13 @@ class RunCache {
   }
 }
 
-import { probeFusedFma } from './probe-fma.js';
-import { reliableSubgroups } from './probe-subgroups.js';
-
 const caches = new WeakMap<GPUDevice, RunCache>();
 
 export async function runPtxWith(compiler: Compiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());
   let cache = caches.get(device);
   if (!cache) {
-    cache = new RunCache(new Context(device, compiler, await probeFusedFma(device), await reliableSubgroups(device)));
+    cache = new RunCache(await createContextWith(compiler, { device }));
     caches.set(device, cache);
   }
   try {
