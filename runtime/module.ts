@@ -11,7 +11,7 @@ import type { OwnedBinding } from './bindings.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { KernelFunction, type LaunchEnv } from './launch.js';
 import { checkFeatures } from './launch-checks.js';
-import { moduleVariables } from '../src/ir/build/build-module.js';
+import { moduleVariables } from '../src/translate/build-module.js';
 import { parsePtx } from '../src/ptx/parse.js';
 import { SourceFile } from '../src/diagnostics/source.js';
 import { moduleMemory, type ModuleMemory } from '../lowering/module-memory.js';

@@ -8,7 +8,7 @@ import { DiagnosticCode, type Diagnostic } from './diagnostics/diagnostic.js';
 import { PtxError } from './diagnostics/ptx-error.js';
 import { SourceFile } from './diagnostics/source.js';
 import type { CompileOptions, CompileResult } from './compile-types.js';
-import { buildModule } from './ir/build/build-module.js';
+import { buildModule } from './translate/build-module.js';
 import { parsePtx } from './ptx/parse.js';
 import { runPasses } from './pipeline.js';
 import type { CompiledKernel } from '../lowering/layout.js';

@@ -1,5 +1,5 @@
 // The small instructions with no observable result on WebGPU and the cluster instructions in
-// clusters of one CTA (src/ir/build/handlers-misc.ts), brkpt, and fence.mbarrier_init, run on a
+// clusters of one CTA (src/translate/handlers-misc.ts), brkpt, and fence.mbarrier_init, run on a
 // real WebGPU: nanosleep in a spin lock with back-off (tests/kernels/misc_nanosleep.cu),
 // griddepcontrol in a producer/consumer pair (misc_pdl.cu), mapa/getctarank from cooperative
 // groups and inline asm (misc_cluster.cu), and hand-written PTX for the rest. JS references from

@@ -1,4 +1,4 @@
-// Bad operands of the hint and cluster instructions (src/ir/build/handlers-misc.ts), elect and
+// Bad operands of the hint and cluster instructions (src/translate/handlers-misc.ts), elect and
 // fence.mbarrier_init are PtxErrors naming the instruction, checked as ptxas checks them; and
 // what each lowers to (no code, or a trap check only where the rank is not a literal 0).
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPtx } from '../../src/index.js';
 import { releaseDefaultDevice } from '../../runtime/device.js';
-import { STACK_BYTES } from '../../src/ir/build/handlers-stack.js';
+import { STACK_BYTES } from '../../src/translate/handlers-stack.js';
 import { kernelText, nativeCases, POISON } from './native/cases.js';
 
 afterAll(() => releaseDefaultDevice());

@@ -2,7 +2,7 @@
 // GPU: stack.gpu.test.ts and native.gpu.test.ts.
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
-import { STACK_BYTES } from '../../src/ir/build/handlers-stack.js';
+import { STACK_BYTES } from '../../src/translate/handlers-stack.js';
 
 const kernel = (body: string): string => `.version 9.0
 .target sm_80

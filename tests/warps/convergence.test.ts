@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import type { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { SourceFile } from '../../src/diagnostics/source.js';
-import { buildModule } from '../../src/ir/build/build-module.js';
+import { buildModule } from '../../src/translate/build-module.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import { parsePtx } from '../../src/ptx/parse.js';
 import { PASSES } from '../../src/pipeline.js';

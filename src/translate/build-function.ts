@@ -8,12 +8,12 @@
  * 3. Translate each block's instructions through the opcode handler table, sealing blocks
  *    as soon as all their predecessors are filled (Braun et al.).
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Span } from '../../diagnostics/span.js';
-import type { BlockId, ValueId } from '../entities.js';
-import { IrFunction, type KernelParam, type Terminator } from '../function.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Span } from '../diagnostics/span.js';
+import type { BlockId, ValueId } from '../ir/entities.js';
+import { IrFunction, type KernelParam, type Terminator } from '../ir/function.js';
+import * as T from '../ir/types.js';
 import { BuildContext, irTypeOf, type ModuleSymbols, type Scope } from './context.js';
 import { SsaBuilder, type PendingEdge } from './ssa.js';
 import { HANDLERS } from './handlers.js';

@@ -12,12 +12,12 @@
  *
  * Forms ptxas refuses are refused here with the same reasons (S005, naming the instruction).
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { Span } from '../../diagnostics/span.js';
-import type { ValueId } from '../entities.js';
-import type { IntBinaryOp, IntCompare } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { Span } from '../diagnostics/span.js';
+import type { ValueId } from '../ir/entities.js';
+import type { IntBinaryOp, IntCompare } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand } from './handler.js';

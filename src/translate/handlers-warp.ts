@@ -7,11 +7,11 @@
  * and elect, a ballot's lowest lane.
  * `active` is always null here; the convergence pass sets it.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { ValueId } from '../entities.js';
-import type { ReduxOp } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { ValueId } from '../ir/entities.js';
+import type { ReduxOp } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';

@@ -3,9 +3,9 @@
  * of an instruction type decide the operation, not the value's type (except floats,
  * which get float IR types so WGSL sees f32 rather than bit patterns).
  */
-import type { ScalarType } from '../../ptx/ast.js';
-import * as T from '../types.js';
-import type { IrType } from '../types.js';
+import type { ScalarType } from '../ptx/ast.js';
+import * as T from '../ir/types.js';
+import type { IrType } from '../ir/types.js';
 
 export function irTypeOf(t: ScalarType): IrType {
   switch (t) {

@@ -3,11 +3,11 @@
  * szext bmsk dp4a dp2a; "Logic and Shift": shf lop3; prmt). Each becomes one `ibits`
  * instruction carrying its modifiers; the emitter owns the exact semantics.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { ValueId } from '../entities.js';
-import type { IntBitsFn } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { ValueId } from '../ir/entities.js';
+import type { IntBitsFn } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';

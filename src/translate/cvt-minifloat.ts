@@ -13,10 +13,10 @@
  * the high half of a packed source) goes to the high lane of d. e2m1x2 is a .b8 value (4-bit
  * lanes); the fp6 lanes are bytes whose 2 high bits are zero.
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { ValueId } from '../entities.js';
-import type { ConvertInst } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import type { ConvertInst } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import { operand } from './handler.js';
 import { packLanes, unpackLanes } from './handlers-float.js';

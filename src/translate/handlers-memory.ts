@@ -4,12 +4,12 @@
  * bar/barrier, membar/fence, and the cache hints that are no-ops on WebGPU (prefetch,
  * applypriority, discard).
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { ValueId } from '../entities.js';
-import type { MemorySpace } from '../inst.js';
-import * as T from '../types.js';
-import type { IrType } from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { ValueId } from '../ir/entities.js';
+import type { MemorySpace } from '../ir/inst.js';
+import * as T from '../ir/types.js';
+import type { IrType } from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';

@@ -9,10 +9,10 @@
  * A `.func`'s allocations are released when it returns (build-module.ts saves and restores
  * the depth around its body), as the ISA says.
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { ValueId } from '../entities.js';
-import * as T from '../types.js';
-import type { IrType } from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import * as T from '../ir/types.js';
+import type { IrType } from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';

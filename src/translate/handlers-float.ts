@@ -2,8 +2,8 @@
  * Floating-point instructions (ISA "Floating-Point Instructions"). Rounding, `.ftz`,
  * `.sat` and `.approx` travel on the IR instruction so later lowering can be exact.
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { FloatBinaryOp, FloatRounding, FloatUnaryOp } from '../inst.js';
+import type * as Ast from '../ptx/ast.js';
+import type { FloatBinaryOp, FloatRounding, FloatUnaryOp } from '../ir/inst.js';
 import type { Handler } from './handler.js';
 import type { BuildContext } from './context.js';
 import { operand, typeOf } from './handler.js';
@@ -13,8 +13,8 @@ import { irTypeOf as registerTypeOf } from './ptx-types.js';
 export function irTypeOf(t: Ast.ScalarType): T.IrType {
   return t === 'bf16' ? T.bf16 : registerTypeOf(t);
 }
-import type { ValueId } from '../entities.js';
-import * as T from '../types.js';
+import type { ValueId } from '../ir/entities.js';
+import * as T from '../ir/types.js';
 
 export function rounding(inst: Ast.Instruction): FloatRounding {
   const m = inst.modifiers;

@@ -4,9 +4,9 @@
  * predicate SSA variable that `.cc` forms write and addc/subc/madc read, so carries flow
  * through blocks like any register (undefined before the first write, as in PTX).
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { ValueId } from '../entities.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand } from './handler.js';

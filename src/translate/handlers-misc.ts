@@ -21,11 +21,11 @@
  *    `mapa`) rather than handing back an address of memory that does not exist.
  * `brkpt` is a terminator (build-function.ts): it stops the kernel like `trap`.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { ValueId } from '../entities.js';
-import * as T from '../types.js';
-import type { IrType } from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { ValueId } from '../ir/entities.js';
+import * as T from '../ir/types.js';
+import type { IrType } from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';

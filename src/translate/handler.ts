@@ -2,7 +2,7 @@
  * The shape of an opcode handler and small accessors shared by all handler files. Handlers
  * live in a table keyed by PTX opcode (TypeGPU `Transpilers`), never in one big switch.
  */
-import type * as Ast from '../../ptx/ast.js';
+import type * as Ast from '../ptx/ast.js';
 import type { BuildContext } from './context.js';
 
 export type Handler = (cx: BuildContext, inst: Ast.Instruction) => void;

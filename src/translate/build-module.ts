@@ -7,21 +7,21 @@
  * module-unique names (scoped-symbols.ts), so a call passes its arguments through memory
  * that the inliner then shares between caller and callee.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { SourceFile } from '../../diagnostics/source.js';
-import type { IrModule, KernelParam, MemoryVariable } from '../function.js';
-import type { MemorySpace } from '../inst.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../diagnostics/source.js';
+import type { IrModule, KernelParam, MemoryVariable } from '../ir/function.js';
+import type { MemorySpace } from '../ir/inst.js';
 import { buildFunction } from './build-function.js';
 import type { ModuleSymbols } from './context.js';
 import { sizeOf } from './ptx-types.js';
 import { initialBytes } from './initializers.js';
 import { renameFunctionSymbols } from './scoped-symbols.js';
 import { STACK_BYTES, STACK_DEPTH_SYMBOL, STACK_MIN_ALIGN, STACK_OPCODES, STACK_SYMBOL } from './handlers-stack.js';
-import type { IrFunction } from '../function.js';
-import type { ValueId } from '../entities.js';
-import type { Span } from '../../diagnostics/span.js';
-import * as T from '../types.js';
+import type { IrFunction } from '../ir/function.js';
+import type { ValueId } from '../ir/entities.js';
+import type { Span } from '../diagnostics/span.js';
+import * as T from '../ir/types.js';
 
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
   const { variables, spaces } = moduleVariables(ast, diagnostics);

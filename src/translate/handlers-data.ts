@@ -2,12 +2,12 @@
  * Comparison, selection, moves and conversions (ISA "Comparison and Selection", "Data
  * Movement and Conversion": mov, cvt, cvta, setp, set, selp).
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { ValueId } from '../entities.js';
-import type { FloatCompare, IntCompare, MemorySpace } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import type { FloatCompare, IntCompare, MemorySpace } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { isFloatType, isSigned } from './ptx-types.js';

@@ -3,8 +3,8 @@
  * order), and symbol addresses (`sym`, `generic(sym)`), which become relocations the
  * runtime resolves once it knows where each variable lives.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { bitsToF32, bitsToF64, f32Bits, f64Bits } from './context.js';
 import { isFloatType, sizeOf } from './ptx-types.js';
 

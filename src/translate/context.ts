@@ -5,14 +5,14 @@
  * operand rules: same-width reinterpretation is a bitcast, a wider register is truncated
  * on read and extended (per the instruction type's signedness) on write.
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Span } from '../../diagnostics/span.js';
-import type { BlockId, ValueId } from '../entities.js';
-import type { IrFunction } from '../function.js';
-import type { Inst, MemorySpace } from '../inst.js';
-import * as T from '../types.js';
-import type { IrType } from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Span } from '../diagnostics/span.js';
+import type { BlockId, ValueId } from '../ir/entities.js';
+import type { IrFunction } from '../ir/function.js';
+import type { Inst, MemorySpace } from '../ir/inst.js';
+import * as T from '../ir/types.js';
+import type { IrType } from '../ir/types.js';
 import type { SsaBuilder, Variable } from './ssa.js';
 import { irTypeOf } from './ptx-types.js';
 import { specialRegister } from './special-registers.js';

@@ -7,10 +7,10 @@
  * in unsealed blocks create provisional block parameters completed at sealing. Trivial
  * parameters (all incoming values equal) are removed by `finish`.
  */
-import type { Span } from '../../diagnostics/span.js';
-import type { BlockId, ValueId } from '../entities.js';
-import type { IrFunction } from '../function.js';
-import type { IrType } from '../types.js';
+import type { Span } from '../diagnostics/span.js';
+import type { BlockId, ValueId } from '../ir/entities.js';
+import type { IrFunction } from '../ir/function.js';
+import type { IrType } from '../ir/types.js';
 
 /** A mutable edge during construction: its args grow as block parameters are added. */
 export interface PendingEdge {

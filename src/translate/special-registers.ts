@@ -4,11 +4,11 @@
  * each comes from (WGSL builtins, the launch header, or a constant; `%clock`, `%clock64`
  * and `%globaltimer` are per-thread counters, lowering/wgsl/emit-owned.ts says why).
  */
-import type * as Ast from '../../ptx/ast.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
-import type { ValueId } from '../entities.js';
-import type { SpecialRegister } from '../inst.js';
-import * as T from '../types.js';
+import type * as Ast from '../ptx/ast.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { ValueId } from '../ir/entities.js';
+import type { SpecialRegister } from '../ir/inst.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 
 const KNOWN: ReadonlySet<string> = new Set<SpecialRegister>([

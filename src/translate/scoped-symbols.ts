@@ -9,7 +9,7 @@
  * turns a symbol operand that names a `.reg` declared without `%` (`.reg .b8 __$temp1;`, which
  * nvcc's inline asm from cuda_fp4.h writes) into the register operand it is.
  */
-import type * as Ast from '../../ptx/ast.js';
+import type * as Ast from '../ptx/ast.js';
 
 export interface RenamedFunction {
   readonly body: readonly Ast.Statement[];

@@ -3,13 +3,13 @@
  * handler reads operands in the instruction's type and writes the destination, leaving
  * exact wrap-around, shift clamping and division corner cases to the emitter.
  */
-import type * as Ast from '../../ptx/ast.js';
-import type { ValueId } from '../entities.js';
-import type { IntBinaryOp, IntUnaryOp } from '../inst.js';
-import { DiagnosticCode } from '../../diagnostics/diagnostic.js';
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import type { IntBinaryOp, IntUnaryOp } from '../ir/inst.js';
+import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import { BITS_HANDLERS } from './handlers-bits.js';
 import { CARRY_HANDLERS, withCarry } from './handlers-carry.js';
-import * as T from '../types.js';
+import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import { irTypeOf, isSigned } from './ptx-types.js';
 import type { Handler } from './handler.js';
