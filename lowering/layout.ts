@@ -13,7 +13,7 @@
  *    into; the shader indexes it with the low 32 bits of the address (allocations are placed at
  *    4 GiB-aligned virtual addresses, so the low word is the byte offset in the allocation).
  */
-import type { ScalarType } from '../src/ptx/ast.js';
+import type { ParamType } from '../src/ir/vocabulary.js';
 
 /** Bytes at the start of the uniform buffer before the PTX parameters. */
 export const LAUNCH_HEADER_BYTES = 16;
@@ -21,7 +21,7 @@ export const LAUNCH_HEADER_BYTES = 16;
 export interface ParamLayout {
   readonly name: string;
   /** Element type as declared (`.u64`, `.f32`, `.b8` for aggregates). */
-  readonly type: ScalarType;
+  readonly type: ParamType;
   /** Byte offset inside the PTX parameter space (add LAUNCH_HEADER_BYTES for the uniform buffer). */
   readonly offset: number;
   readonly size: number;

@@ -9,6 +9,7 @@ import { blockId, instId, valueId, type BlockId, type InstId, type ValueId } fro
 import { mapOperands, type Inst } from './inst.js';
 import type { IrType } from './types.js';
 import type { StructuredBody } from './structured.js';
+import type { ParamType } from './vocabulary.js';
 
 export type ValueDef =
   | { readonly kind: 'inst'; readonly inst: InstId; readonly index: number }
@@ -52,7 +53,7 @@ export interface BlockData {
 /** A kernel parameter as PTX lays it out in the `.param` space. */
 export interface KernelParam {
   readonly name: string;
-  readonly ptxType: import('../ptx/ast.js').ScalarType;
+  readonly ptxType: ParamType;
   readonly offset: number;
   readonly size: number;
   readonly align: number;

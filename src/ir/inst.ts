@@ -7,9 +7,11 @@
  * values of that width (the emitter keeps their upper bits zero); float ops carry the
  * PTX rounding/ftz/sat modifiers so later lowering can be exact.
  */
-import type { AtomicOp, CompareOp, PrmtMode, MemoryScope, MemorySemantics, ShflMode, VoteMode } from '../ptx/ast.js';
 import type { ValueId } from './entities.js';
 import type { IrType } from './types.js';
+import type { AtomicOp, FloatCompare, MemoryScope, MemorySemantics, PrmtMode, ShflMode, VoteMode } from './vocabulary.js';
+
+export type { AtomicOp, FloatCompare, MemoryScope, MemorySemantics, PrmtMode, ShflMode, VoteMode } from './vocabulary.js';
 
 export type IntBinaryOp =
   | 'add' | 'sub' | 'mul' | 'mulhi_u' | 'mulhi_s'
@@ -19,8 +21,6 @@ export type IntBinaryOp =
   | 'min_u' | 'min_s' | 'max_u' | 'max_s';
 export type IntUnaryOp = 'not' | 'neg' | 'popc' | 'clz' | 'brev' | 'abs';
 export type IntCompare = 'eq' | 'ne' | 'ult' | 'ule' | 'ugt' | 'uge' | 'slt' | 'sle' | 'sgt' | 'sge';
-/** Ordered compares are false on NaN; `u`-suffixed ones are true on NaN (PTX setp semantics). */
-export type FloatCompare = Exclude<CompareOp, 'lo' | 'ls' | 'hi' | 'hs'>;
 export type FloatBinaryOp = 'add' | 'sub' | 'mul' | 'div' | 'min' | 'max';
 export type FloatUnaryOp = 'neg' | 'abs' | 'sqrt' | 'rcp' | 'rsqrt' | 'sin' | 'cos' | 'lg2' | 'ex2' | 'tanh';
 export type FloatRounding = 'rn' | 'rz' | 'rm' | 'rp' | 'approx' | 'full' | 'default';

@@ -22,6 +22,7 @@ import type { IrFunction } from '../ir/function.js';
 import type { ValueId } from '../ir/entities.js';
 import type { Span } from '../diagnostics/span.js';
 import * as T from '../ir/types.js';
+import { paramType } from './vocabulary.js';
 
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
   const { variables, spaces } = moduleVariables(ast, diagnostics);
@@ -157,7 +158,7 @@ export function layoutParams(params: readonly Ast.VariableDeclaration[]): Kernel
     const align = p.align ?? elem;
     offset = alignTo(offset, align);
     const param: KernelParam = {
-      name: p.name, ptxType: p.type, offset, size: elem * count, align,
+      name: p.name, ptxType: paramType(p.type), offset, size: elem * count, align,
       ...(p.arrayDims ? { arrayLength: count } : {}),
     };
     offset += elem * count;

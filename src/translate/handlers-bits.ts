@@ -12,6 +12,7 @@ import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { irTypeOf, isSigned } from './ptx-types.js';
+import { prmtMode } from './vocabulary.js';
 
 /** Emits `ibits` over operands 1.. read as `types` (the first may be the instruction type). */
 function emitBits(cx: BuildContext, inst: Ast.Instruction, fn: IntBitsFn, types: readonly T.IrType[], result: T.IrType): ValueId {
@@ -69,7 +70,7 @@ export const BITS_HANDLERS: Readonly<Record<string, Handler>> = {
   szext: simple((i) => ({ kind: 'szext', signed: isSigned(typeOf(i)), clamp: i.modifiers.shift === 'clamp' }), () => [T.i32, T.i32], i32),
   bmsk: simple((i) => ({ kind: 'bmsk', clamp: i.modifiers.shift === 'clamp' }), () => [T.i32, T.i32], i32),
   shf: simple((i) => ({ kind: 'shf', left: i.modifiers.mode === 'l', clamp: i.modifiers.shift === 'clamp' }), () => [T.i32, T.i32, T.i32], i32),
-  prmt: simple((i) => ({ kind: 'prmt', mode: i.modifiers.prmt ?? null }), () => [T.i32, T.i32, T.i32], i32),
+  prmt: simple((i) => ({ kind: 'prmt', mode: i.modifiers.prmt ? prmtMode(i.modifiers.prmt) : null }), () => [T.i32, T.i32, T.i32], i32),
   lop3,
   dp4a: dot(() => null),
   dp2a: dot((i) => i.modifiers.mode === 'hi'),

@@ -4,7 +4,7 @@
  */
 import type * as Ast from '../ptx/ast.js';
 import type { ValueId } from '../ir/entities.js';
-import type { FloatCompare, IntCompare, MemorySpace } from '../ir/inst.js';
+import type { IntCompare, MemorySpace } from '../ir/inst.js';
 import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
@@ -13,6 +13,7 @@ import { operand, typeOf } from './handler.js';
 import { isFloatType, isSigned } from './ptx-types.js';
 import { irTypeOf, packLanes, packedLane, rounding, unpackLanes } from './handlers-float.js';
 import { minifloat } from './cvt-minifloat.js';
+import { floatCompare } from './vocabulary.js';
 
 function intCompare(op: Ast.CompareOp, signed: boolean): IntCompare | undefined {
   switch (op) {
@@ -40,7 +41,9 @@ function compare(cx: BuildContext, inst: Ast.Instruction, typeIndex: number): Va
   const b = cx.read(operand(inst, 2), t, signed);
   const cmp = inst.modifiers.compare ?? 'eq';
   if (isFloatType(pt)) {
-    return cx.emit({ op: 'fcmp', type: T.pred, cond: cmp as FloatCompare, a, b, ftz: !!inst.modifiers.ftz }, inst.span);
+    const cond = floatCompare(cmp);
+    if (!cond) return cx.fail(DiagnosticCode.ParseBadModifier, `.${cmp} compares unsigned integers, not .${pt}`, inst.opcodeSpan, T.pred);
+    return cx.emit({ op: 'fcmp', type: T.pred, cond, a, b, ftz: !!inst.modifiers.ftz }, inst.span);
   }
   const cond = intCompare(cmp, signed) ?? 'eq';
   return cx.emit({ op: 'icmp', type: T.pred, cond, a, b }, inst.span);
@@ -68,7 +71,12 @@ function packedCompare(cx: BuildContext, inst: Ast.Instruction, typeIndex: numbe
   if (!lane) return null;
   const [a0, a1] = unpackLanes(cx, cx.read(operand(inst, 1), T.i32), lane, inst.span);
   const [b0, b1] = unpackLanes(cx, cx.read(operand(inst, 2), T.i32), lane, inst.span);
-  const cond = (inst.modifiers.compare ?? 'eq') as FloatCompare;
+  const cmp = inst.modifiers.compare ?? 'eq';
+  const cond = floatCompare(cmp);
+  if (!cond) {
+    const bad = cx.fail(DiagnosticCode.ParseBadModifier, `.${cmp} compares unsigned integers, not .${typeOf(inst, typeIndex)}`, inst.opcodeSpan, T.pred);
+    return [bad, bad];
+  }
   const one = (a: ValueId, b: ValueId): ValueId => {
     const t = cx.emit({ op: 'fcmp', type: T.pred, cond, a, b, ftz: !!inst.modifiers.ftz }, inst.span);
     const op = inst.modifiers.boolOp;

@@ -15,6 +15,7 @@ import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { irTypeOf, isFloatType, isSigned, sizeOf } from './ptx-types.js';
 import { STACK_HANDLERS } from './handlers-stack.js';
+import { atomicOp, memoryScope, memorySemantics } from './vocabulary.js';
 
 function spaceOf(inst: Ast.Instruction): MemorySpace | 'param' {
   const s = inst.modifiers.space?.space;
@@ -128,9 +129,9 @@ function atomic(hasResult: boolean): Handler {
     const compare = cas ? cx.read(operand(inst, first + 1), t) : null;
     const value = cx.read(operand(inst, cas ? first + 2 : first + 1), t, isSigned(pt));
     const [old] = cx.fn.append(cx.block, {
-      op: 'atomic', type: t, kind: m.atomicOp ?? 'add', signed: isSigned(pt), isFloat: isFloatType(pt),
+      op: 'atomic', type: t, kind: atomicOp(m.atomicOp ?? 'add'), signed: isSigned(pt), isFloat: isFloatType(pt),
       space: space === 'param' ? 'generic' : space, address, region: null, value, compare,
-      semantics: m.semantics ?? null, scope: m.scope ?? null,
+      semantics: m.semantics ? memorySemantics(m.semantics) : null, scope: m.scope ? memoryScope(m.scope) : null,
       half: pt === 'f16' || pt === 'bf16' || pt === 'f16x2' || pt === 'bf16x2' ? pt : null,
     }, inst.span, [t]);
     if (hasResult && old !== undefined) cx.write(operand(inst, 0), old, isSigned(pt));
@@ -175,7 +176,7 @@ const fence: Handler = (cx, inst) => {
     cx.diagnostics.push({ code: DiagnosticCode.ParseBadModifier, severity: 'error', span: inst.opcodeSpan, message: '`fence.mbarrier_init` takes exactly `.release.cluster`' });
     return;
   }
-  cx.effect({ op: 'fence', type: T.i32, scope: inst.modifiers.scope ?? 'gpu' }, inst.span);
+  cx.effect({ op: 'fence', type: T.i32, scope: memoryScope(inst.modifiers.scope ?? 'gpu') }, inst.span);
 };
 
 /**

@@ -10,11 +10,12 @@
 import type * as Ast from '../ptx/ast.js';
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type { ValueId } from '../ir/entities.js';
-import type { ReduxOp } from '../ir/inst.js';
+import type { ReduxOp, ShflMode } from '../ir/inst.js';
 import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
+import { shflMode, voteMode } from './vocabulary.js';
 
 /** The member mask operand, or null (every active lane) for the deprecated forms. */
 function memberMask(cx: BuildContext, inst: Ast.Instruction, index: number): ValueId | null {
@@ -28,7 +29,7 @@ function splitDestination(inst: Ast.Instruction): [Ast.Operand, Ast.Operand | nu
 }
 
 /** `pval` of the ISA's shfl pseudo-code, computed from %laneid, b and c. */
-function shflInRange(cx: BuildContext, inst: Ast.Instruction, mode: Ast.ShflMode, b: ValueId, c: ValueId): ValueId {
+function shflInRange(cx: BuildContext, inst: Ast.Instruction, mode: ShflMode, b: ValueId, c: ValueId): ValueId {
   const s = inst.span;
   const k = (n: bigint): ValueId => cx.constant(T.i32, n, s);
   const bin = (kind: 'and' | 'or' | 'xor' | 'add' | 'sub' | 'shr_u', a: ValueId, x: ValueId): ValueId => cx.emit({ op: 'ibinary', kind, type: T.i32, a, b: x }, s);
@@ -49,7 +50,7 @@ function shflInRange(cx: BuildContext, inst: Ast.Instruction, mode: Ast.ShflMode
 }
 
 const shfl: Handler = (cx, inst) => {
-  const mode = inst.modifiers.shfl ?? 'idx';
+  const mode = shflMode(inst.modifiers.shfl ?? 'idx');
   const value = cx.read(operand(inst, 1), T.i32);
   const lane = cx.read(operand(inst, 2), T.i32);
   const clamp = cx.read(operand(inst, 3), T.i32);
@@ -60,7 +61,7 @@ const shfl: Handler = (cx, inst) => {
 };
 
 const vote: Handler = (cx, inst) => {
-  const mode = inst.modifiers.vote ?? 'all';
+  const mode = voteMode(inst.modifiers.vote ?? 'all');
   const pred = cx.read(operand(inst, 1), T.pred);
   const mask = memberMask(cx, inst, 2);
   const type = mode === 'ballot' ? T.i32 : T.pred;
