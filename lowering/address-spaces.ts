@@ -23,8 +23,8 @@ import type { Inst, MemorySpace, Region } from '../src/ir/inst.js';
 import { reversePostorder } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
 import { GENERIC_TAG, type Pass, type PassContext } from './pass.js';
-import { MODULE_GLOBAL_TAG } from './layout.js';
-import { moduleMemory, type MemoryImage } from './module-memory.js';
+import { MODULE_GLOBAL_TAG, type MemoryImage } from './layout.js';
+import { moduleMemory } from './module-memory.js';
 
 type Provenance =
   | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' | 'module-global' }

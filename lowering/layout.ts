@@ -79,6 +79,28 @@ export type BindingLayout =
  */
 export const MODULE_GLOBAL_TAG = 0xfffffff3;
 
+/** A module's `.global` or `.const` variables laid out as one memory image (module-memory.ts). */
+export interface MemoryImage {
+  readonly offsets: ReadonlyMap<string, number>;
+  /** Bytes, padded to a multiple of 16 (any WGSL view fits); 0 when there are no variables. */
+  readonly bytes: number;
+  readonly init: Uint8Array;
+}
+
+/** The two images of a module, the same for every kernel of it (binding kind `module-memory`). */
+export interface ModuleMemory {
+  readonly global: MemoryImage;
+  readonly const: MemoryImage;
+}
+
+/**
+ * The module-scope variables as the host sees them (cuModuleGetGlobal, cudaMemcpyToSymbol):
+ * the images every kernel binds, and each variable's declared size in bytes.
+ */
+export interface ModuleVariables extends ModuleMemory {
+  readonly sizes: ReadonlyMap<string, number>;
+}
+
 export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
 
 /** Which lowering each warp-level feature took, and why (issue: warps on every WebGPU). */

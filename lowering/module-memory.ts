@@ -11,20 +11,8 @@
  * Initialisers that name a variable (`sym`, `generic(sym)`) are resolved here.
  */
 import type { IrModule, MemoryVariable } from '../src/ir/function.js';
-import { MODULE_GLOBAL_TAG } from './layout.js';
+import { MODULE_GLOBAL_TAG, type MemoryImage, type ModuleMemory } from './layout.js';
 import { GENERIC_TAG } from './pass.js';
-
-export interface MemoryImage {
-  readonly offsets: ReadonlyMap<string, number>;
-  /** Bytes, padded to a multiple of 16 (any WGSL view fits); 0 when there are no variables. */
-  readonly bytes: number;
-  readonly init: Uint8Array;
-}
-
-export interface ModuleMemory {
-  readonly global: MemoryImage;
-  readonly const: MemoryImage;
-}
 
 const cache = new WeakMap<IrModule, ModuleMemory>();
 

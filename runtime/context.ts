@@ -10,7 +10,8 @@ import type { LaunchEnv } from './launch.js';
 import { probeFusedFma } from './probe-fma.js';
 import { reliableSubgroups, type ReliableSubgroups, type SubgroupSizeControl } from './probe-subgroups.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
-import { Module, type Compiler, type ModuleOptions } from './module.js';
+import type { ModuleCompiler } from '../src/compile-types.js';
+import { Module, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { CommandBatch } from './command-batch.js';
 
@@ -38,7 +39,7 @@ export class Context implements LaunchEnv {
 
   constructor(
     readonly device: GPUDevice,
-    private readonly compiler: Compiler,
+    private readonly compiler: ModuleCompiler,
     /** Whether WGSL fma() is fused on this device (probeFusedFma). */
     readonly fusedFma = false,
     /** The subgroups the compiler may rely on (reliableSubgroups); undefined: none. */
@@ -58,7 +59,8 @@ export class Context implements LaunchEnv {
 
   /** Loads PTX source (cuModuleLoadData); entries compile on first `getFunction`. */
   loadModule(source: string, options: ModuleOptions = {}): Module {
-    return new Module(source, options, this.compiler, this);
+    const compiled = this.compiler(source, options.fileName !== undefined ? { fileName: options.fileName } : {});
+    return new Module(compiled, options, this);
   }
 
   /** Allocates `bytes` bytes of device memory (cuMemAlloc); contents start zeroed. */
@@ -131,8 +133,8 @@ export class Context implements LaunchEnv {
   }
 }
 
-/** Creates a context with an explicit compiler; `createContext` in the package API supplies `compile`. */
-export async function createContextWith(compiler: Compiler, options: ContextOptions = {}): Promise<Context> {
+/** Creates a context with an explicit module compiler; `createContext` in the package API supplies `compileModule`. */
+export async function createContextWith(compiler: ModuleCompiler, options: ContextOptions = {}): Promise<Context> {
   const device = options.device ?? (await getDefaultDevice());
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';

@@ -1,32 +1,25 @@
 /**
- * A loaded PTX module (cuModuleLoadData): the source, compiled lazily per entry and per
- * aliasing pattern, each variant cached so repeated launches never re-transpile.
+ * A loaded PTX module (cuModuleLoadData): what `compileModule()` describes (its entries and
+ * module variables), with kernels compiled lazily per entry and per aliasing pattern through
+ * it, each variant cached so repeated launches never re-transpile. The runtime takes compiled
+ * modules: it imports no parser and no IR.
  */
-import type { CompiledKernel } from '../lowering/layout.js';
-import type { CompileOptions, CompileResult } from '../src/compile-types.js';
+import { MODULE_GLOBAL_TAG, type CompiledKernel } from '../lowering/layout.js';
+import type { CompiledModule, CompileOptions } from '../src/compile-types.js';
 import { aliasKey } from './bindings.js';
-import { listEntries } from './entries.js';
 import { argumentError, trapError } from './errors.js';
 import type { OwnedBinding } from './bindings.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { KernelFunction, type LaunchEnv } from './launch.js';
 import { checkFeatures } from './launch-checks.js';
-import { moduleVariables } from '../src/translate/build-module.js';
-import { parsePtx } from '../src/ptx/parse.js';
-import { SourceFile } from '../src/diagnostics/source.js';
-import { moduleMemory, type ModuleMemory } from '../lowering/module-memory.js';
-import { MODULE_GLOBAL_TAG } from '../lowering/layout.js';
 import { DeviceBuffer, hostBytes, type HostBuffer } from './memory.js';
 import { readFromDevice, writeToDevice } from './copy.js';
 import { deviceError } from './errors.js';
 
-/** `compile()`'s signature; injected so the runtime can be tested without the compiler. */
-export type Compiler = (source: string, options?: CompileOptions) => CompileResult;
-
 export interface ModuleOptions {
   /** Name used in diagnostics. Default `kernel.ptx`. */
   readonly fileName?: string;
-  /** Warp lowering override, passed to `compile()`. Default: chosen from the device. */
+  /** Warp lowering override, passed to the compiler. Default: chosen from the device. */
   readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
 }
 
@@ -42,21 +35,23 @@ export interface ModuleGlobal {
 export class Module {
   private readonly variants = new Map<string, CompiledKernel>();
   private readonly functions = new Map<string, KernelFunction>();
-  private entryNames: readonly string[] | undefined;
   /** Buffers the module owns: its `.global` and `.const` variables, and the trap record. */
   private readonly buffers = new Map<string, GPUBuffer>();
 
   constructor(
-    readonly source: string,
+    private readonly compiled: CompiledModule,
     private readonly options: ModuleOptions,
-    private readonly compiler: Compiler,
     private readonly env: LaunchEnv,
   ) {}
 
+  /** The PTX text the module was loaded from. */
+  get source(): string {
+    return this.compiled.source.text;
+  }
+
   /** The module's `.entry` names in source order. */
   get entries(): readonly string[] {
-    this.entryNames ??= listEntries(this.source);
-    return this.entryNames;
+    return this.compiled.entries;
   }
 
   /** The module's only entry; an error naming the entries when there are several or none. */
@@ -65,7 +60,7 @@ export class Module {
     if (entries.length === 1) return entries[0] as string;
     if (entries.length === 0) {
       // Let the compiler report the problem (or find an entry written in a way we did not expect).
-      const kernels = this.compiler(this.source, this.compileOptions()).kernels;
+      const kernels = this.compiled.kernels(this.compileOptions());
       if (kernels.length === 1) return (kernels[0] as CompiledKernel).layout.entry;
       throw argumentError('the module has no .entry kernel to launch');
     }
@@ -120,11 +115,11 @@ export class Module {
    * cudaGetSymbolSize); an R001 error naming the variables when there is no such one.
    */
   getGlobal(name: string): ModuleGlobal {
-    const images = this.images();
+    const images = this.compiled.variables();
     for (const space of ['global', 'const'] as const) {
       const offset = images[space].offsets.get(name);
       if (offset === undefined) continue;
-      const bytes = this.variableSizes().get(name) ?? 0;
+      const bytes = images.sizes.get(name) ?? 0;
       const address = space === 'global' ? (BigInt(MODULE_GLOBAL_TAG) << 32n) | BigInt(offset) : BigInt(offset);
       return { name, space, address, bytes };
     }
@@ -163,40 +158,19 @@ export class Module {
     if (!Number.isInteger(offset) || offset < 0 || offset + bytes > g.bytes) {
       throw argumentError(`${what}: ${bytes} bytes at offset ${offset} do not fit '${name}' (${g.bytes} bytes)`);
     }
-    const image = this.images()[g.space];
+    const image = this.compiled.variables()[g.space];
     const key = g.space === 'global' ? 'global' : 'const';
     const buffer = this.ownedImage(key, image.bytes, image.init);
     const start = Number(g.address & 0xffffffffn);
     return { allocation: new DeviceBuffer(g.address - BigInt(start), image.bytes, buffer), offset: start + offset };
   }
 
-  private imageCache: ModuleMemory | undefined;
-  private sizeCache: Map<string, number> | undefined;
-
-  /** The module-scope variables' layout: the same as every kernel's (build-module.ts, moduleVariables). */
-  private images(): ModuleMemory {
-    if (!this.imageCache) {
-      const fileName = this.options.fileName ?? 'kernel.ptx';
-      const ast = parsePtx(this.source, fileName);
-      const { variables } = moduleVariables(ast, []);
-      this.sizeCache = new Map(variables.map((v) => [v.name, v.size]));
-      this.imageCache = moduleMemory({ source: new SourceFile(fileName, this.source), addressSize: ast.addressSize, functions: [], variables });
-    }
-    return this.imageCache;
-  }
-
-  private variableSizes(): Map<string, number> {
-    this.images();
-    return this.sizeCache ?? new Map();
-  }
-
   /** R004 for a launch of `entry` that trapped: names the PTX line of the first trap. */
   trapError(entry: string, offset: number, threads: number, reason?: string): PtxError {
-    const before = this.source.slice(0, offset);
-    const line = before.split('\n').length;
-    const column = offset - before.lastIndexOf('\n');
-    const text = (this.source.split('\n')[line - 1] ?? '').trim();
-    const where = `${this.options.fileName ?? 'kernel.ptx'}:${line}:${column}`;
+    const { source, fileName } = this.compiled;
+    const { line, column } = source.position(offset);
+    const text = source.lineText(line).trim();
+    const where = `${fileName}:${line}:${column}`;
     const why = reason ? `: ${reason}` : '';
     return trapError(`kernel '${entry}' trapped at ${where} (${threads} thread${threads === 1 ? '' : 's'} executed a trap)${why}`, `${line} | ${text}`);
   }
@@ -224,7 +198,7 @@ export class Module {
 
   private compile(entry: string, aliases: readonly (readonly number[])[], emulatedBecause?: string): CompiledKernel {
     const options = { ...this.compileOptions(), entry, ...(aliases.length > 0 ? { paramAliases: aliases } : {}), ...(emulatedBecause ? { warpPath: 'emulated' as const } : {}) };
-    let kernel = this.compiler(this.source, options).kernels.find((k) => k.layout.entry === entry);
+    let kernel = this.compiled.kernels(options).find((k) => k.layout.entry === entry);
     if (!kernel) throw argumentError(`the module has no entry '${entry}' (entries: ${this.entries.join(', ') || 'none'})`);
     if (emulatedBecause) kernel = { ...kernel, layout: { ...kernel.layout, warp: { path: 'emulated', reason: emulatedBecause } } };
     checkFeatures(kernel.layout, this.env.device);
@@ -232,11 +206,10 @@ export class Module {
   }
 
   /** Options from the module and from what the device offers for warp-level code. */
-  private compileOptions(): CompileOptions {
+  private compileOptions(): Omit<CompileOptions, 'fileName'> {
     const { device } = this.env;
     const warpPath = this.options.warpPath ?? (device.features.has('subgroups') ? 'auto' : 'emulated');
     return {
-      fileName: this.options.fileName ?? 'kernel.ptx',
       warpPath,
       fusedFma: this.env.fusedFma,
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),

@@ -1,4 +1,5 @@
-import type { CompiledKernel } from '../lowering/layout.js';
+import type { CompiledKernel, ModuleVariables } from '../lowering/layout.js';
+import type { SourceFile } from './diagnostics/source.js';
 import type { Module } from './ptx/ast.js';
 
 export interface CompileOptions {
@@ -34,3 +35,33 @@ export interface CompileResult {
   readonly module: Module;
   readonly kernels: readonly CompiledKernel[];
 }
+
+/** `compile()`'s signature. */
+export type Compiler = (source: string, options?: CompileOptions) => CompileResult;
+
+/**
+ * A loaded PTX module as the runtime takes it (`compileModule()`, src/compile-module.ts): what
+ * it needs before any kernel is compiled, and the kernels compiled on demand. The runtime never
+ * sees the parser or the IR (Cranelift's `Context` hands its JIT a compiled function, never
+ * source).
+ */
+export interface CompiledModule {
+  /** Name used in diagnostics. */
+  readonly fileName: string;
+  /** The PTX text, for the source positions of run-time errors (a trap's line). */
+  readonly source: SourceFile;
+  /** The `.entry` names in source order, listed without compiling (so one failing entry hides none). */
+  readonly entries: readonly string[];
+  /** The module-scope `.global`/`.const` variables, laid out as every kernel sees them; computed at first use. */
+  variables(): ModuleVariables;
+  /** Compiles the kernels `options.entry` selects (every entry when absent); throws PtxError. */
+  kernels(options: Omit<CompileOptions, 'fileName'>): readonly CompiledKernel[];
+}
+
+export interface ModuleCompileOptions {
+  /** File name used in diagnostics. Default `kernel.ptx`. */
+  readonly fileName?: string;
+}
+
+/** `compileModule()`'s signature, injected into the runtime (src/api.ts) so it can be tested without the compiler. */
+export type ModuleCompiler = (source: string, options?: ModuleCompileOptions) => CompiledModule;

@@ -3,9 +3,8 @@
  * is tested on its own. Each follows the binding contract of lowering/layout.ts.
  */
 import type { BindingLayout, CompiledKernel, KernelLayout, OverrideName, ParamLayout } from '../../lowering/layout.js';
-import type { CompileOptions, CompileResult } from '../../src/compile-types.js';
-import type { Module } from '../../src/ptx/ast.js';
-import type { Compiler } from '../../runtime/module.js';
+import type { CompiledModule, CompileOptions, ModuleCompiler } from '../../src/compile-types.js';
+import { SourceFile } from '../../src/diagnostics/source.js';
 
 const NTID: readonly OverrideName[] = ['ptx_ntid_x', 'ptx_ntid_y', 'ptx_ntid_z'];
 const NTID_WGSL = `override ptx_ntid_x: u32 = 1u;\noverride ptx_ntid_y: u32 = 1u;\noverride ptx_ntid_z: u32 = 1u;`;
@@ -170,14 +169,17 @@ export const SOURCES = {
   two: '.visible .entry echo() { ret; }\n.visible .entry blocks() { ret; }',
 };
 
-export interface FakeCompiler extends Compiler {
+export interface FakeCompiler extends ModuleCompiler {
+  /** The options of every kernel compile, in order. */
   readonly calls: CompileOptions[];
 }
 
-/** A compile() stand-in returning the fixtures; it records its calls for the tests. */
+const NO_VARIABLES = { offsets: new Map<string, number>(), bytes: 0, init: new Uint8Array(0) };
+
+/** A compileModule() stand-in returning the fixtures; it records its kernel compiles for the tests. */
 export function fakeCompiler(): FakeCompiler {
   const calls: CompileOptions[] = [];
-  const fn = (source: string, options: CompileOptions = {}): CompileResult => {
+  const kernels = (source: string, options: CompileOptions): CompiledKernel[] => {
     calls.push(options);
     const all: Record<string, () => CompiledKernel> = {
       echo: () => echo,
@@ -186,9 +188,23 @@ export function fakeCompiler(): FakeCompiler {
       broken: () => broken,
       saxpy: () => saxpy(options.paramAliases ?? []),
     };
-    const names = [...source.matchAll(/\.entry\s+(\w+)/g)].map((m) => m[1] ?? '');
-    const wanted = names.filter((n) => n in all && (options.entry === undefined || n === options.entry));
-    return { module: {} as Module, kernels: wanted.map((n) => (all[n] as () => CompiledKernel)()) };
+    const wanted = entryNames(source).filter((n) => n in all && (options.entry === undefined || n === options.entry));
+    return wanted.map((n) => (all[n] as () => CompiledKernel)());
+  };
+  const fn = (source: string, options: { fileName?: string } = {}): CompiledModule => {
+    const fileName = options.fileName ?? 'kernel.ptx';
+    return {
+      fileName,
+      source: new SourceFile(fileName, source),
+      entries: entryNames(source),
+      variables: () => ({ global: NO_VARIABLES, const: NO_VARIABLES, sizes: new Map() }),
+      kernels: (o) => kernels(source, o),
+    };
   };
   return Object.assign(fn, { calls });
+}
+
+/** `.entry` names, skipping line comments (SOURCES.saxpy has one naming another entry). */
+function entryNames(source: string): string[] {
+  return [...source.replace(/\/\/[^\n]*/g, '').matchAll(/\.entry\s+(\w+)/g)].map((m) => m[1] ?? '');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ctaidOf, maxGridBlocks, planDispatch, toDim3, type Dim3 } from '../../runtime/grid.js';
 import { aliasGroups, aliasKey } from '../../runtime/bindings.js';
-import { listEntries } from '../../runtime/entries.js';
+import { listEntries } from '../../src/ptx/entries.js';
 import type { DeviceBuffer } from '../../runtime/memory.js';
 
 describe('grid linearisation', () => {
