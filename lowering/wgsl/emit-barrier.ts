@@ -27,7 +27,7 @@
  */
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
-import type { FunctionEmitter } from './emit-function.js';
+import type { InstContext } from './expr-context.js';
 
 const COUNTER = 'ptx_bar_count';
 const RESULT = 'ptx_bar_total';
@@ -43,18 +43,18 @@ const ALL = '0xffffffffu';
 /** 1, plus the lanes a trailing partial warp lacks for its lane 0 (counts are per warp). */
 const WARP_WEIGHT = '(1u + select(0u, (32u - (ptx_ntid_x * ptx_ntid_y * ptx_ntid_z)) & 31u, ptx_tid_linear == ((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z) & ~31u)))';
 
-function constantOf(cx: FunctionEmitter, v: InstOf<'barrier'>['id']): bigint | undefined {
+function constantOf(cx: InstContext, v: InstOf<'barrier'>['id']): bigint | undefined {
   if (v === null) return undefined;
   const def = cx.fn.defOf(v);
   return def?.op === 'const' ? def.bits : undefined;
 }
 
 /** Ids above 15 are rejected when constant; a register id is taken modulo 16 (PTX: undefined). */
-function barId(cx: FunctionEmitter, i: InstOf<'barrier'>): string {
+function barId(cx: InstContext, i: InstOf<'barrier'>): string {
   return i.id === null ? '0u' : `u32(${cx.ref(i.id)})`;
 }
 
-export function emitBarrier(cx: FunctionEmitter, i: InstOf<'barrier'>): string | undefined {
+export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | undefined {
   const id = constantOf(cx, i.id);
   if (id !== undefined && id > 15n) return cx.unsupported(`barrier id ${id} (PTX allows 0 to 15)`), undefined;
   const count = constantOf(cx, i.count);

@@ -11,12 +11,12 @@ import type { IrFunction } from '../../src/ir/function.js';
 import type { Inst } from '../../src/ir/inst.js';
 import type { Stmt } from '../../src/ir/structured.js';
 import { useLists } from '../../src/ir/cfg.js';
-import type { ExprContext } from './expr-context.js';
+import type { InstContext } from './expr-context.js';
 import { emitInst } from './emit-inst.js';
 import { constant } from './emit-data.js';
 import { wgslType } from './types.js';
 
-export class FunctionEmitter implements ExprContext {
+export class FunctionEmitter implements InstContext {
   readonly lines: string[] = [];
   readonly library = new Set<string>();
   /** Whether the body traps: the kernel then binds the trap record (emit-module.ts). */

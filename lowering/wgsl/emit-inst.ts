@@ -4,7 +4,7 @@
  * undefined.
  */
 import type { Inst, InstOf, Op } from '../../src/ir/inst.js';
-import type { FunctionEmitter } from './emit-function.js';
+import type { InstContext } from './expr-context.js';
 import * as D from './emit-data.js';
 import * as F from './emit-float.js';
 import * as I from './emit-int.js';
@@ -13,9 +13,9 @@ import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
 
-type Emit<K extends Op> = (cx: FunctionEmitter, inst: InstOf<K>) => string | undefined;
+type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
-function place(cx: FunctionEmitter, inst: InstOf<'load' | 'store' | 'atomic'>): Place | undefined {
+function place(cx: InstContext, inst: InstOf<'load' | 'store' | 'atomic'>): Place | undefined {
   const memory = cx.fn.memory;
   if (!memory || !inst.region) { cx.unsupported('a memory access without a resolved region'); return undefined; }
   const p = regionPlace(memory, inst.region);
@@ -61,6 +61,6 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   call: (cx, i) => cx.unsupported(`calls of device functions (\`${i.callee}\`)`),
 };
 
-export function emitInst(cx: FunctionEmitter, inst: Inst): string | undefined {
+export function emitInst(cx: InstContext, inst: Inst): string | undefined {
   return (EMITTERS[inst.op] as Emit<Op>)(cx, inst as InstOf<Op>);
 }

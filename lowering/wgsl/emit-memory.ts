@@ -148,6 +148,3 @@ function storeSubword(cx: ExprContext, p: Place, at: string, v: string, bits: nu
   const ref = wordRef(p, `(${at} & ~3u)`);
   cx.line(`${ref} = insertBits(${ref}, ${v}, ${shift}, ${bits}u);`);
 }
-
-/** atom/red moved to emit-atomic.ts (re-exported for existing importers). */
-export { emitAtomic } from './emit-atomic.js';

@@ -14,7 +14,7 @@ import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf, ReduxOp } from '../../src/ir/inst.js';
 import type { WarpReport } from '../layout.js';
-import type { FunctionEmitter } from './emit-function.js';
+import type { InstContext } from './expr-context.js';
 
 /** The path of each function being emitted, set by emitKernel before the body is written. */
 export const warpPaths = new WeakMap<IrFunction, WarpReport['path']>();
@@ -28,7 +28,7 @@ const REDUX_IDENTITY: Record<ReduxOp, string> = {
   and: '0xffffffffu', or: '0u', xor: '0u', fmin: '0x7f800000u', fmax: '0xff800000u',
 };
 
-function native(cx: FunctionEmitter): boolean | undefined {
+function native(cx: InstContext): boolean | undefined {
   const path = warpPaths.get(cx.fn);
   if (path === 'subgroups') return true;
   if (path === 'emulated') return false;
@@ -36,10 +36,10 @@ function native(cx: FunctionEmitter): boolean | undefined {
   return undefined;
 }
 
-const activeRef = (cx: FunctionEmitter, active: InstOf<'shfl'>['active']): string => (active === null ? 'true' : cx.ref(active));
+const activeRef = (cx: InstContext, active: InstOf<'shfl'>['active']): string => (active === null ? 'true' : cx.ref(active));
 
 /** Ballot of `p` and the active-lane mask, as a `vec2<u32>` temp. */
-function ballot(cx: FunctionEmitter, p: string, active: string, nat: boolean): string {
+function ballot(cx: InstContext, p: string, active: string, nat: boolean): string {
   const t = cx.temp('ballot');
   if (nat) cx.line(`let ${t} = vec2<u32>(subgroupBallot(${p} && ${active}).x, subgroupBallot(${active}).x);`);
   else cx.line(`let ${t} = ${cx.call('ptx_warp_ballot', p, active)};`);
@@ -47,7 +47,7 @@ function ballot(cx: FunctionEmitter, p: string, active: string, nat: boolean): s
 }
 
 /** The value of `v` when it is an IR constant. */
-function constant(cx: FunctionEmitter, v: ValueId): number | undefined {
+function constant(cx: InstContext, v: ValueId): number | undefined {
   const def = cx.fn.value(v).def;
   if (def.kind !== 'inst') return undefined;
   const inst = cx.fn.inst(def.inst).inst;
@@ -62,7 +62,7 @@ function constant(cx: FunctionEmitter, v: ValueId): number | undefined {
  * leaves the value's dependency chain, which on the H100 made a 5-step shfl.down reduction 1.06x
  * faster than selecting the value (docs/BENCHMARKS.md).
  */
-function wholeWarpShuffle(cx: FunctionEmitter, i: InstOf<'shfl'>): string | undefined {
+function wholeWarpShuffle(cx: InstContext, i: InstOf<'shfl'>): string | undefined {
   const b = constant(cx, i.lane);
   const c = constant(cx, i.clamp);
   if (b === undefined || c === undefined) return undefined;
@@ -76,7 +76,7 @@ function wholeWarpShuffle(cx: FunctionEmitter, i: InstOf<'shfl'>): string | unde
   return undefined;
 }
 
-export function shfl(cx: FunctionEmitter, i: InstOf<'shfl'>): string {
+export function shfl(cx: InstContext, i: InstOf<'shfl'>): string {
   const nat = native(cx);
   if (nat === undefined) return '0u';
   const fast = nat ? wholeWarpShuffle(cx, i) : undefined;
@@ -85,7 +85,7 @@ export function shfl(cx: FunctionEmitter, i: InstOf<'shfl'>): string {
   return nat ? `subgroupShuffle(${cx.ref(i.value)}, ${src})` : cx.call('ptx_warp_shfl', cx.ref(i.value), src);
 }
 
-export function vote(cx: FunctionEmitter, i: InstOf<'vote'>): string {
+export function vote(cx: InstContext, i: InstOf<'vote'>): string {
   const nat = native(cx);
   if (nat === undefined) return 'false';
   const b = ballot(cx, cx.ref(i.pred), activeRef(cx, i.active), nat);
@@ -99,14 +99,14 @@ export function vote(cx: FunctionEmitter, i: InstOf<'vote'>): string {
   }
 }
 
-export function activemask(cx: FunctionEmitter, i: InstOf<'activemask'>): string {
+export function activemask(cx: InstContext, i: InstOf<'activemask'>): string {
   const nat = native(cx);
   if (nat === undefined) return '0u';
   const active = activeRef(cx, i.active);
   return nat ? `subgroupBallot(${active}).x` : `${cx.call('ptx_warp_ballot', 'true', active)}.y`;
 }
 
-export function match(cx: FunctionEmitter, i: InstOf<'match'>): string {
+export function match(cx: InstContext, i: InstOf<'match'>): string {
   const nat = native(cx);
   if (nat === undefined) return '0u';
   const m = cx.temp('members');
@@ -122,7 +122,7 @@ export function match(cx: FunctionEmitter, i: InstOf<'match'>): string {
   return `select(0u, ${m}, ${s} == ${m})`;
 }
 
-export function redux(cx: FunctionEmitter, i: InstOf<'redux'>): string {
+export function redux(cx: InstContext, i: InstOf<'redux'>): string {
   const nat = native(cx);
   if (nat === undefined) return '0u';
   const isFloat = i.kind === 'fmin' || i.kind === 'fmax';
@@ -166,7 +166,7 @@ function nativeIntRedux(kind: ReduxOp, v: string, member: string): string {
 }
 
 /** bar.warp.sync: on the emulated path a workgroup barrier (every thread reaches it). */
-export function warpSync(cx: FunctionEmitter): undefined {
+export function warpSync(cx: InstContext): undefined {
   const nat = native(cx);
   if (nat === true) cx.unsupported('bar.warp.sync on the subgroups warp path (WGSL has no subgroup memory barrier)');
   else if (nat === false) cx.line('workgroupBarrier();');

@@ -4,6 +4,7 @@
  * statements written before the current one (for the few instructions that need loops).
  */
 import type { ValueId } from '../../src/ir/entities.js';
+import type { IrFunction } from '../../src/ir/function.js';
 import type { IrType } from '../../src/ir/types.js';
 
 export interface ExprContext {
@@ -19,4 +20,20 @@ export interface ExprContext {
   readonly nativeFma: boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
   unsupported(what: string): string;
+}
+
+/**
+ * What the instruction table (emit-inst.ts) and the emitters of whole-function concerns (warps,
+ * barriers, traps) may ask besides: the function, the launch-time shared size, and the trap
+ * record. FunctionEmitter (emit-function.ts) implements it; the instruction emitters import
+ * this interface, not the class, so the emitter has no import cycle.
+ */
+export interface InstContext extends ExprContext {
+  readonly fn: IrFunction;
+  /** WGSL expression for the dynamic shared memory size in bytes. */
+  readonly dynamicSmemBytes: string;
+  /** Set when the body traps: the kernel then binds the trap record (emit-module.ts). */
+  traps: boolean;
+  /** Why the compiler's own checks trap, by PTX source offset (KernelLayout.trapReasons). */
+  readonly trapReasons: Map<number, string>;
 }

@@ -5,11 +5,8 @@
  * and `%globaltimer` are per-thread counters, lowering/wgsl/emit-owned.ts says why).
  */
 import type * as Ast from '../ptx/ast.js';
-import { DiagnosticCode } from '../diagnostics/diagnostic.js';
-import type { ValueId } from '../ir/entities.js';
-import type { SpecialRegister } from '../ir/inst.js';
+import type { InstOf, SpecialRegister } from '../ir/inst.js';
 import * as T from '../ir/types.js';
-import type { BuildContext } from './context.js';
 
 const KNOWN: ReadonlySet<string> = new Set<SpecialRegister>([
   'tid', 'ntid', 'ctaid', 'nctaid', 'laneid', 'warpid', 'nwarpid', 'warpsize', 'smid', 'nsmid', 'gridid',
@@ -20,12 +17,11 @@ const KNOWN: ReadonlySet<string> = new Set<SpecialRegister>([
 
 const WIDE: ReadonlySet<string> = new Set(['clock64', 'globaltimer', 'gridid']);
 
-export function specialRegister(cx: BuildContext, op: Ast.SpecialRegisterOperand): ValueId {
+/** The `special` instruction reading `op`, or undefined for a register the IR does not know (L002 at the caller). */
+export function specialRegister(op: Ast.SpecialRegisterOperand): InstOf<'special'> | undefined {
   const name = op.name === 'WARP_SZ' ? 'warpsize' : op.name;
-  if (!KNOWN.has(name)) {
-    return cx.fail(DiagnosticCode.LowerUnsupportedFeature, `special register %${op.name} is not supported`, op.span, T.i32);
-  }
+  if (!KNOWN.has(name)) return undefined;
   const component = op.component === 'y' ? 1 : op.component === 'z' ? 2 : 0;
   const type = WIDE.has(name) ? T.i64 : name === 'is_explicit_cluster' ? T.pred : T.i32;
-  return cx.emit({ op: 'special', type, register: name as SpecialRegister, component }, op.span);
+  return { op: 'special', type, register: name as SpecialRegister, component };
 }
