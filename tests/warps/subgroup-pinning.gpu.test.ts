@@ -6,6 +6,7 @@
 // (scripts/gpu/warps-entry.ts, mode `pinned`); here the decisions and the fallback are.
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
+import { compileModule } from '../../src/compile-module.js';
 import { getDefaultDevice, releaseDefaultDevice } from '../../runtime/device.js';
 import { Context } from '../../runtime/context.js';
 import { probePinnedSubgroups, reliableSubgroups } from '../../runtime/probe-subgroups.js';
@@ -59,7 +60,7 @@ describe('which subgroup size the runtime relies on (lavapipe: fixed 8 lanes)', 
 describe('a pinned context launches blocks that are not a multiple of 32 on the emulated path', () => {
   const native = nativeCases();
   // A context that believes the device pins 32-lane subgroups, as on a varying-size device.
-  const pinnedContext = async (): Promise<Context> => new Context(await getDefaultDevice(), compile, false, { size: 32, pinned: true });
+  const pinnedContext = async (): Promise<Context> => new Context(await getDefaultDevice(), compileModule, false, { size: 32, pinned: true });
   for (const c of WARP_CASES.filter((w) => w.block % 32 !== 0)) {
     it(`${c.kernel} (block ${c.block})`, async () => {
       const ctx = await pinnedContext();
