@@ -36,6 +36,13 @@ describe('compile diagnostics', () => {
     expect(e.message).toMatch(/\|\s+\^+/);
   });
 
+  it('rejects an unsigned-integer compare on floats (setp.lo.f32), which the IR has no float meaning for', () => {
+    const e = errorOf(kernel('  .reg .f32 %f<3>;\n  .reg .pred %p<2>;\n  setp.lo.f32 %p1, %f1, %f2;'));
+    expect(e.message).toMatch(/^bad\.ptx:11:\d+: error\[P005\]: \.lo compares unsigned integers, not \.f32/m);
+    const packed = errorOf(kernel('  .reg .pred %p<3>;\n  setp.hs.f16x2 %p1|%p2, %r1, %r2;'));
+    expect(packed.message).toMatch(/error\[P005\]: \.hs compares unsigned integers, not \.f16x2/);
+  });
+
   it('reports a parse error with position instead of crashing', () => {
     const e = errorOf(kernel('  add.s32 %r1, %r2 %r3;'));
     expect(e.message).toMatch(/bad\.ptx:9:\d+: error\[P\d{3}\]/);
