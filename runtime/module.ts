@@ -239,6 +239,7 @@ export class Module {
       fileName: this.options.fileName ?? 'kernel.ptx',
       warpPath,
       fusedFma: this.env.fusedFma,
+      ...(this.env.nativeFloat ? { nativeFloat: this.env.nativeFloat } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
     };
   }
