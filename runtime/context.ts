@@ -8,6 +8,8 @@ import { DeviceMonitor, getDefaultDevice } from './device.js';
 import { deviceError } from './errors.js';
 import type { LaunchEnv } from './launch.js';
 import { probeFusedFma } from './probe-fma.js';
+import { probeNativeFloat } from './probe-float.js';
+import type { NativeFloat } from '../lowering/wgsl/native-float.js';
 import { reliableSubgroups, type ReliableSubgroups, type SubgroupSizeControl } from './probe-subgroups.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import type { ModuleCompiler } from '../src/compile-types.js';
@@ -28,6 +30,13 @@ export interface ContextOptions {
    * on devices whose subgroup size varies; `always` wherever the device accepts it; `never`.
    */
   readonly subgroupSizeControl?: SubgroupSizeControl;
+  /**
+   * f32 arithmetic: `probe` (default) asks the device once which operations its own WGSL
+   * arithmetic computes exactly as PTX does (subnormals, NaN bits, the `.approx` functions'
+   * bits) and uses those natively; `emulated` always takes the exact helpers (the results are
+   * the same; this is for tests and for comparing speed).
+   */
+  readonly float?: 'probe' | 'emulated';
 }
 
 export class Context implements LaunchEnv {
@@ -44,6 +53,8 @@ export class Context implements LaunchEnv {
     readonly fusedFma = false,
     /** The subgroups the compiler may rely on (reliableSubgroups); undefined: none. */
     readonly subgroups: ReliableSubgroups | undefined = undefined,
+    /** f32 operations this device computes natively exactly as PTX does (probeNativeFloat). */
+    readonly nativeFloat: NativeFloat | undefined = undefined,
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
@@ -138,5 +149,6 @@ export async function createContextWith(compiler: ModuleCompiler, options: Conte
   const device = options.device ?? (await getDefaultDevice());
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
-  return new Context(device, compiler, fused, await reliableSubgroups(device, options.subgroupSizeControl));
+  const nativeFloat = (options.float ?? 'probe') === 'probe' ? await probeNativeFloat(device) : undefined;
+  return new Context(device, compiler, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat);
 }

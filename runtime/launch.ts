@@ -4,6 +4,7 @@
  * buffer and dispatch. Launches are queued in call order with copies, as on one CUDA stream;
  * errors in the arguments throw at once, device errors at the next synchronize.
  */
+import type { NativeFloat } from '../lowering/wgsl/native-float.js';
 import type { CompiledKernel, KernelLayout, ParamLayout } from '../lowering/layout.js';
 import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from './bindings.js';
 import type { DeviceMonitor } from './device.js';
@@ -27,6 +28,8 @@ export interface LaunchEnv {
   readonly batch: CommandBatch;
   /** Whether WGSL fma() is fused on this device; if not, fma.rn.f32 is emulated exactly. */
   readonly fusedFma: boolean;
+  /** f32 operations this device computes natively exactly as PTX does (runtime/probe-float.ts). */
+  readonly nativeFloat?: NativeFloat | undefined;
   /** The device's probed subgroups when their layout is consecutive (runtime/probe-subgroups.ts). */
   readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */

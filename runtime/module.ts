@@ -212,6 +212,7 @@ export class Module {
     return {
       warpPath,
       fusedFma: this.env.fusedFma,
+      ...(this.env.nativeFloat ? { nativeFloat: this.env.nativeFloat } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
     };
   }

@@ -1,6 +1,7 @@
 import type { CompiledKernel, ModuleVariables } from '../lowering/layout.js';
 import type { SourceFile } from './diagnostics/source.js';
 import type { Module } from './ptx/ast.js';
+import type { NativeFloat } from '../lowering/wgsl/native-float.js';
 
 export interface CompileOptions {
   /** File name used in diagnostics. Default `kernel.ptx`. */
@@ -27,6 +28,12 @@ export interface CompileOptions {
    * device). Default false: `fma.rn.f32` is then computed exactly in integer arithmetic.
    */
   readonly fusedFma?: boolean;
+  /**
+   * f32 operations the target computes natively exactly as PTX does (the runtime probes each
+   * device: lowering/wgsl/native-float.ts). Default: none, every such operation goes through
+   * the exact helpers.
+   */
+  readonly nativeFloat?: NativeFloat;
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
 }

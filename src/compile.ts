@@ -43,6 +43,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       ...(d.reqntid ? { reqntid: d.reqntid } : {}),
       ...(d.maxntid ? { maxntid: d.maxntid } : {}),
       nativeFma: options.fusedFma === true,
+      ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
       warp,
     }));
     fail(diagnostics, source);

@@ -14,6 +14,7 @@ import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
 import { roundingOperand } from './rounding.js';
 import * as F64 from './emit-f64.js';
+import { nativeApprox, type ApproxFunction } from './native-float.js';
 
 function check32(cx: ExprContext, t: T.IrType, what: string): boolean {
   if (T.isFloat(t, 32)) return true;
@@ -70,14 +71,18 @@ export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
   const rm = mode(i.rounding);
   const half = isHalf(i.type);
   const [fb, eb] = fmt(i.type);
-  const native = (op: string): string => cx.call('f32r_canon', `(bitcast<f32>(${a}) ${op} bitcast<f32>(${b}))`);
+  const native = (op: string): string => canonical(cx, `(bitcast<f32>(${a}) ${op} bitcast<f32>(${b}))`);
+  // Default rounding (which lets PTX contract add and mul) on a device the probe showed exact:
+  // WGSL's own + - *; an explicit .rn keeps the guarded helpers, which no compiler fuses.
+  const plain = !half && i.rounding === 'default' && cx.nativeFloat.addMul && i.kind !== 'min' && i.kind !== 'max' && i.kind !== 'div';
+  if (plain && !i.ftz && !i.sat && cx.nativeFloat.canonicalNaN) return `(${cx.ref(i.a)} ${i.kind === 'add' ? '+' : i.kind === 'sub' ? '-' : '*'} ${cx.ref(i.b)})`;
   let e: string;
   switch (i.kind) {
     // .rn: WGSL's own f32 + and * with an integer path where a device could flush subnormals
-    case 'add': e = !half && rm === '0u' ? cx.call('f32r_add_rn', a, b) : cx.call('fr_add', a, b, rm, fb, eb); break;
-    case 'sub': e = !half && rm === '0u' ? cx.call('f32r_add_rn', a, `(${b} ^ 0x80000000u)`) : cx.call('fr_add', a, `(${b} ^ 0x80000000u)`, rm, fb, eb); break;
+    case 'add': e = plain ? native('+') : !half && rm === '0u' ? cx.call('f32r_add_rn', a, b) : cx.call('fr_add', a, b, rm, fb, eb); break;
+    case 'sub': e = plain ? native('-') : !half && rm === '0u' ? cx.call('f32r_add_rn', a, `(${b} ^ 0x80000000u)`) : cx.call('fr_add', a, `(${b} ^ 0x80000000u)`, rm, fb, eb); break;
     case 'mul':
-      e = !half && rm === '0u' ? cx.call('f32r_mul_rn', a, b) : cx.call('fr_mul', a, b, rm, fb, eb);
+      e = plain ? native('*') : !half && rm === '0u' ? cx.call('f32r_mul_rn', a, b) : cx.call('fr_mul', a, b, rm, fb, eb);
       if (i.ftz) e = cx.call('fr_tiny', e, a, b, '0u', 'false', fb, eb);
       break;
     case 'div':
@@ -108,7 +113,8 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   const bits = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)] as const;
   const args = i.ftz ? bits.map((b) => `bitcast<f32>(${b})`) : [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)];
   const e = cx.nativeFma ? `fma(${args.join(', ')})` : cx.call('f32_fma_exact', ...args);
-  const r = cx.call('f32r_canon', e);
+  if (cx.nativeFma && cx.nativeFloat.canonicalNaN && !i.ftz && !i.sat) return e;
+  const r = cx.nativeFma ? canonical(cx, e) : cx.call('f32r_canon', e);
   return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, ...bits, 'true', '23u', '8u') : r, i.ftz, i.sat);
 }
 
@@ -143,16 +149,26 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
   let e: string;
   switch (i.kind) {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
-    case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_canon', `sqrt(bitcast<f32>(${u}))`) : cx.call('f32r_sqrt', u, rm); break;
-    case 'rcp': e = i.rounding === 'approx' ? cx.call('f32r_canon', `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
-    case 'rsqrt': e = cx.call('f32r_rsqrt', u); break;
-    case 'sin': e = cx.call('f32r_sincos', u, 'false'); break;
-    case 'cos': e = cx.call('f32r_sincos', u, 'true'); break;
-    case 'lg2': e = cx.call('f32r_lg2', u); break;
-    case 'ex2': e = cx.call('f32r_ex2', u); break;
-    case 'tanh': e = cx.call('f32r_tanh', u); break;
+    case 'sqrt': e = i.rounding === 'approx' ? canonical(cx, `sqrt(bitcast<f32>(${u}))`) : cx.call('f32r_sqrt', u, rm); break;
+    case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
+    case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u)); break;
+    case 'sin': e = approx(cx, 'sin', u, () => cx.call('f32r_sincos', u, 'false')); break;
+    case 'cos': e = approx(cx, 'cos', u, () => cx.call('f32r_sincos', u, 'true')); break;
+    case 'lg2': e = approx(cx, 'lg2', u, () => cx.call('f32r_lg2', u)); break;
+    case 'ex2': e = approx(cx, 'ex2', u, () => cx.call('f32r_ex2', u)); break;
+    case 'tanh': e = approx(cx, 'tanh', u, () => cx.call('f32r_tanh', u)); break;
   }
   return bitsOut(cx, i.type, e, i.ftz, false);
+}
+
+/** The bits of f32 expression `x`, NaN canonicalised unless the device's NaNs already are. */
+function canonical(cx: ExprContext, x: string): string {
+  return cx.nativeFloat.canonicalNaN ? `bitcast<u32>(${x})` : cx.call('f32r_canon', x);
+}
+
+/** An `.approx` function: the WGSL built-in where the device probe matched the helper's bits. */
+function approx(cx: ExprContext, f: ApproxFunction, u: string, helper: () => string): string {
+  return cx.nativeFloat.approx.includes(f) ? nativeApprox(f, u) : helper();
 }
 
 /** Outcome masks of f32r_cmp (bit 0 less, 1 equal, 2 greater, 3 unordered) per PTX compare. */

@@ -4,6 +4,7 @@
  * blocks and block parameters become function-scope `var`s (WGSL scopes follow the tree,
  * not dominance); constants are inlined.
  */
+import { NO_NATIVE_FLOAT, type NativeFloat } from './native-float.js';
 import { DiagnosticCode, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { Span } from '../../src/diagnostics/span.js';
 import type { ValueId } from '../../src/ir/entities.js';
@@ -29,7 +30,7 @@ export class FunctionEmitter implements InstContext {
   private readonly inlined = new Map<ValueId, string>();
   private span: Span = { start: 0, end: 0 };
 
-  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean) {
+  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean, readonly nativeFloat: NativeFloat = NO_NATIVE_FLOAT) {
     this.classifyValues();
   }
 

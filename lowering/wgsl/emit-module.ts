@@ -5,6 +5,7 @@
  * library, and the entry point, which derives %ctaid from a linearised workgroup id so
  * launches larger than 65535 workgroups per dimension work.
  */
+import type { NativeFloat } from './native-float.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { FunctionMemory, IrFunction, MemoryView } from '../../src/ir/function.js';
 import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type KernelLayout, type OverrideName, type ParamLayout } from '../layout.js';
@@ -71,7 +72,7 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; warp?: WarpReport }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -79,7 +80,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const warp = info.warp ?? { path: 'none', reason: 'the kernel uses no warp-level instructions' };
   warpPaths.set(fn, warp.path);
   const warpDecls = warpDeclarations(warp);
-  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma);
+  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma, info.nativeFloat);
   fe.emitBody(structured.body);
 
   const params = paramLayouts(fn, memory);

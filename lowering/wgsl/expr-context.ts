@@ -6,6 +6,7 @@
 import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { IrType } from '../../src/ir/types.js';
+import type { NativeFloat } from './native-float.js';
 
 export interface ExprContext {
   ref(v: ValueId): string;
@@ -18,6 +19,8 @@ export interface ExprContext {
   temp(prefix: string): string;
   /** Whether WGSL fma() is known to be fused on the target device (else it is emulated exactly). */
   readonly nativeFma: boolean;
+  /** f32 operations the target computes natively exactly as PTX does (runtime probe). */
+  readonly nativeFloat: NativeFloat;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
   unsupported(what: string): string;
 }

@@ -1,0 +1,140 @@
+/**
+ * Which f32 operations a device's own WGSL arithmetic computes exactly as PTX does, so the
+ * emitter can use it instead of the exact integer helpers (shaders/round32.wgsl, float32.wgsl).
+ *
+ * WGSL leaves subnormals, NaN bit patterns and the accuracy of exp2/log2/inverseSqrt/sin/cos
+ * to the implementation, so nothing is assumed: the runtime runs `floatProbe().code` once per
+ * device (runtime/probe-float.ts), which computes each candidate natively and through the
+ * helpers the emitter would otherwise call, on vectors chosen to expose the differences
+ * (subnormal inputs and results, NaN payloads, infinities, overflow, signed zeros, full
+ * mantissas), and `readFloatProbe` turns the bits back into facts. A fact is true only when
+ * every vector agrees bit for bit. On NVIDIA's Vulkan driver the native operations are the
+ * same hardware instructions CUDA runs, and the helpers' checks were the largest cost of
+ * arithmetic-heavy kernels (n-body: 38x, measured on an H100, docs/BENCHMARKS.md).
+ */
+import { linkLibrary } from './library.js';
+
+/** The `.approx` functions whose native WGSL built-in may replace the helper. */
+export type ApproxFunction = 'rsqrt' | 'ex2' | 'lg2' | 'sin' | 'cos' | 'tanh';
+
+export interface NativeFloat {
+  /**
+   * add/sub/mul.f32 (default rounding, which lets PTX contract them): WGSL `+ - *` give the
+   * IEEE round-to-nearest result, subnormal operands and results kept.
+   */
+  readonly addMul: boolean;
+  /** NaN results of the device's f32 arithmetic are NVIDIA's canonical NaN (0x7fffffff). */
+  readonly canonicalNaN: boolean;
+  /** `.approx` functions whose WGSL built-in gives the helper's bits on every probe vector. */
+  readonly approx: readonly ApproxFunction[];
+}
+
+/** Nothing native beyond what the emitter always uses: the exact helpers everywhere. */
+export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, canonicalNaN: false, approx: [] };
+
+/**
+ * Each approx function: its WGSL built-in, the helper the emitter calls otherwise (both on the
+ * operand bits `u` as the emitter passes them), and that operand (sin and cos flush subnormal
+ * inputs first, as the hardware does: emit-float.ts).
+ */
+const APPROX: Readonly<Record<ApproxFunction, { builtin: string; helper: string; operand: string }>> = {
+  rsqrt: { builtin: 'inverseSqrt', helper: 'f32r_rsqrt(u)', operand: 'a' },
+  ex2: { builtin: 'exp2', helper: 'f32r_ex2(u)', operand: 'a' },
+  lg2: { builtin: 'log2', helper: 'f32r_lg2(u)', operand: 'a' },
+  sin: { builtin: 'sin', helper: 'f32r_sincos(u, false)', operand: 'f32r_ftz(a)' },
+  cos: { builtin: 'cos', helper: 'f32r_sincos(u, true)', operand: 'f32r_ftz(a)' },
+  tanh: { builtin: 'tanh', helper: 'f32r_tanh(u)', operand: 'a' },
+};
+
+/** The WGSL built-in that computes `.approx` function `f` on f32 bits `u`, as f32 bits. */
+export function nativeApprox(f: ApproxFunction, u: string): string {
+  return `bitcast<u32>(${APPROX[f].builtin}(bitcast<f32>(${u})))`;
+}
+const APPROX_NAMES = Object.keys(APPROX) as ApproxFunction[];
+
+/** Words written per vector: (native, exact) for add, sub, mul, fma(a, b, a), then each approx function of a. */
+const WORDS = 2 * (4 + APPROX_NAMES.length);
+
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+const bitsOf = (x: number): number => ((F32[0] = x), U32[0] as number);
+
+/** Operand pairs that reach every special case of add, sub and mul, then pseudo-random ones. */
+function vectors(): Uint32Array {
+  const special = [
+    0, 0x80000000, 1, 0x80000001, 0x7fffff, 0x807fffff, 0x400000, 0x800000, 0x80800000, 0x00800001, 0x00c00000,
+    0x3f800000, 0xbf800000, 0x3f000000, 0x40000000, 0x7f7fffff, 0xff7fffff, 0x7f000000, 0x7f800000, 0xff800000,
+    0x7fc00000, 0xffc00000, 0x7fc12345, 0x7f800001, 0xff812345, 0x7fffffff, 0x33000000, 0xb3000001, 0x3fb504f3,
+    0x42c80000, 0xc2c80000, 0x4f000000, 0x1f800000, 0x20000000, 0x0d000000, 0x40490fdb, 0xc0490fdb, 0x3c8efa35,
+  ].map((b) => b >>> 0);
+  const pairs: number[] = [];
+  for (const a of special) for (const b of special) pairs.push(a, b);
+  // results that land on subnormals: near-equal normals subtracted, products of small normals
+  for (let k = 1; k < 64; k++) {
+    pairs.push(0x00800000 + k * 977, (0x80800000 + k * 131) >>> 0);
+    pairs.push(bitsOf(2 ** -70 * (1 + k / 64)), bitsOf(2 ** -60 * (1 + k / 37)));
+  }
+  let s = 0x9e3779b9;
+  const next = (): number => ((s ^= s << 13), (s ^= s >>> 17), (s ^= s << 5), s >>> 0);
+  for (let k = 0; k < 512; k++) pairs.push(next(), next());
+  return new Uint32Array(pairs);
+}
+
+export interface FloatProbe {
+  readonly code: string;
+  /** The probe's input (operand pairs), also the buffer the results are written over. */
+  readonly input: Uint32Array;
+  /** Bytes of the storage buffer at binding 0. */
+  readonly bytes: number;
+}
+
+/** One workgroup of 64 threads; vector i reads words 2i, 2i+1 and writes WORDS words at OUT + i * WORDS. */
+export function floatProbe(): FloatProbe {
+  const input = vectors();
+  const count = input.length / 2;
+  const approx = APPROX_NAMES.map((n) => {
+    const { helper, operand } = APPROX[n];
+    return `    { let u = ${operand}; w = w + 2u; io[w] = ${nativeApprox(n, 'u')}; io[w + 1u] = ${helper}; }`;
+  });
+  const body = [
+    '@group(0) @binding(0) var<storage, read_write> io: array<u32>;',
+    '@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) t: u32) {',
+    `  for (var i = t; i < ${count}u; i = i + 64u) {`,
+    '    let a = io[2u * i]; let b = io[2u * i + 1u];',
+    '    let x = bitcast<f32>(a); let y = bitcast<f32>(b);',
+    `    var w = ${input.length}u + i * ${WORDS}u;`,
+    '    io[w] = bitcast<u32>(x + y); io[w + 1u] = fr_add(a, b, 0u, 23u, 8u);',
+    '    w = w + 2u; io[w] = bitcast<u32>(x - y); io[w + 1u] = fr_add(a, b ^ 0x80000000u, 0u, 23u, 8u);',
+    '    w = w + 2u; io[w] = bitcast<u32>(x * y); io[w + 1u] = fr_mul(a, b, 0u, 23u, 8u);',
+    // fma: only its NaN results are compared (whether it fuses is probe-fma.ts's question)
+    '    w = w + 2u; io[w] = bitcast<u32>(fma(x, y, x)); io[w + 1u] = f32r_canon(f32_fma_exact(x, y, x));',
+    ...approx,
+    '  }',
+    '}',
+  ];
+  const library = linkLibrary(['fr_add', 'fr_mul', 'f32r_ftz', 'f32r_canon', 'f32_fma_exact', ...APPROX_NAMES.map((n) => APPROX[n].helper.replace(/\(.*$/, ''))]);
+  return { code: [library, '', ...body, ''].join('\n'), input, bytes: (input.length + count * WORDS) * 4 };
+}
+
+const isNaNBits = (u: number): boolean => (u & 0x7fffffff) > 0x7f800000;
+
+/** The facts the probe's output proves (see NativeFloat). */
+export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat {
+  const count = probe.input.length / 2;
+  let addMul = true;
+  let canonicalNaN = true;
+  const approxOk = new Map<ApproxFunction, boolean>(APPROX_NAMES.map((n) => [n, true]));
+  for (let i = 0; i < count; i++) {
+    const w = probe.input.length + i * WORDS;
+    for (let k = 0; k < 4; k++) {
+      const native = out[w + 2 * k] as number;
+      const exact = out[w + 2 * k + 1] as number;
+      if (isNaNBits(exact) && isNaNBits(native)) canonicalNaN &&= native === 0x7fffffff;
+      else if (native !== exact && k < 3) addMul = false;
+    }
+    APPROX_NAMES.forEach((n, k) => {
+      if (out[w + 8 + 2 * k] !== out[w + 9 + 2 * k]) approxOk.set(n, false);
+    });
+  }
+  return { addMul, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
+}

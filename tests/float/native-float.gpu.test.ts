@@ -1,0 +1,91 @@
+// The native f32 path (lowering/wgsl/native-float.ts): the device probe's verdicts, and the
+// default-rounded arithmetic a CUDA compiler emits (add.f32, mul.f32, the .ftz forms of
+// --use_fast_math, the .sat forms of __saturatef) against the ISA reference on this device,
+// whichever path the probe chose. The probe's reading is tested on outputs that break each fact.
+import { afterAll, describe, expect, it } from 'vitest';
+import { floatProbe, readFloatProbe } from '../../lowering/wgsl/native-float.js';
+import { releaseDefaultDevice, getDefaultDevice } from '../../runtime/device.js';
+import { probeNativeFloat } from '../../runtime/probe-float.js';
+import { floatPairs } from '../conformance/float-cases.forms.js';
+import { form, runForms, type FormCase } from '../conformance/harness.js';
+import * as R from '../conformance/ref/float.js';
+import { F32 } from '../conformance/ref/float.js';
+
+afterAll(() => releaseDefaultDevice());
+
+/** Probe output where every native result equals the exact one (then damaged per test). */
+function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; words: number } {
+  const probe = floatProbe();
+  const out = new Uint32Array(probe.bytes / 4);
+  const count = probe.input.length / 2;
+  const words = (out.length - probe.input.length) / count;
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < words; k += 2) out[probe.input.length + i * words + k] = out[probe.input.length + i * words + k + 1] = 0x3f800000 + k;
+  }
+  return { probe, out, words };
+}
+
+describe('reading the float probe', () => {
+  it('grants every fact when the native results agree', () => {
+    const { probe, out } = agreeing();
+    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
+  });
+  it('refuses native add/mul when one result differs (a flushed subnormal)', () => {
+    const { probe, out, words } = agreeing();
+    const at = probe.input.length + 7 * words + 2; // vector 7, sub
+    out[at + 1] = 0x00000001; out[at] = 0;
+    expect(readFloatProbe(probe, out).addMul).toBe(false);
+  });
+  it('refuses canonical NaNs when a NaN result keeps its payload', () => {
+    const { probe, out, words } = agreeing();
+    const at = probe.input.length + 3 * words + 6; // vector 3, fma
+    out[at + 1] = 0x7fffffff; out[at] = 0x7fc12345;
+    const facts = readFloatProbe(probe, out);
+    expect(facts.canonicalNaN).toBe(false);
+    expect(facts.addMul).toBe(true);
+  });
+  it('refuses one approx function whose bits differ, and keeps the others', () => {
+    const { probe, out, words } = agreeing();
+    const at = probe.input.length + 11 * words + 8; // vector 11, rsqrt
+    out[at] ^= 1;
+    expect(readFloatProbe(probe, out).approx).toEqual(['ex2', 'lg2', 'sin', 'cos', 'tanh']);
+  });
+});
+
+describe('default-rounded f32 arithmetic on this device', () => {
+  it('reports what the device computes natively', async () => {
+    const facts = await probeNativeFloat(await getDefaultDevice());
+    console.log(`native f32 on this device: ${JSON.stringify(facts)}`);
+    expect(typeof facts.addMul).toBe('boolean');
+  });
+
+  const bin = (inst: string, ref: (a: bigint, b: bigint) => bigint, seed: number): FormCase & { ref: typeof ref } => {
+    const [as, bs] = floatPairs(F32, 3000, seed);
+    return { form: form(`${inst} %d0, %a0, %a1;`, ['f32', 'f32'], ['f32']), inputs: [as, bs], ref };
+  };
+  const ftzIn = (f: (a: bigint, b: bigint) => bigint) => (a: bigint, b: bigint): bigint => f(R.ftz(F32, a), R.ftz(F32, b));
+  const cases = [
+    bin('add.f32', (a, b) => R.add(F32, a, b, 'rn'), 101),
+    bin('sub.f32', (a, b) => R.sub(F32, a, b, 'rn'), 102),
+    bin('mul.f32', (a, b) => R.mul(F32, a, b, 'rn'), 103),
+    bin('add.ftz.f32', ftzIn((a, b) => R.ftz(F32, R.add(F32, a, b, 'rn'))), 104),
+    bin('sub.ftz.f32', ftzIn((a, b) => R.ftz(F32, R.sub(F32, a, b, 'rn'))), 105),
+    bin('mul.ftz.f32', ftzIn((a, b) => R.ftzTiny(F32, R.mul(F32, a, b, 'rn'), R.mul(F32, a, b, 'rz'))), 106),
+    bin('add.sat.f32', (a, b) => R.sat(F32, R.add(F32, a, b, 'rn')), 107),
+    bin('mul.ftz.sat.f32', ftzIn((a, b) => R.sat(F32, R.ftzTiny(F32, R.mul(F32, a, b, 'rn'), R.mul(F32, a, b, 'rz')))), 108),
+  ];
+
+  it('add/sub/mul.f32 with .ftz and .sat match the ISA reference bit for bit', async () => {
+    const outs = await runForms(cases);
+    const bad: string[] = [];
+    cases.forEach((c, f) => {
+      const [as, bs] = c.inputs as [bigint[], bigint[]];
+      as.forEach((a, i) => {
+        const want = c.ref(a, bs[i] as bigint);
+        const got = outs[f]?.[0]?.[i];
+        if (got !== want && bad.length < 10) bad.push(`${c.form.body} a=0x${a.toString(16)} b=0x${(bs[i] as bigint).toString(16)}: got 0x${got?.toString(16)}, want 0x${want.toString(16)}`);
+      });
+    });
+    expect(bad).toEqual([]);
+  });
+});
