@@ -9,10 +9,9 @@ import { deviceError } from './errors.js';
 import type { LaunchEnv } from './launch.js';
 import { probeFusedFma } from './probe-fma.js';
 import { probeNativeFloat } from './probe-float.js';
-import type { NativeFloat } from '../lowering/wgsl/native-float.js';
 import { reliableSubgroups, type ReliableSubgroups, type SubgroupSizeControl } from './probe-subgroups.js';
 import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
-import type { ModuleCompiler } from '../src/compile-types.js';
+import type { ModuleCompiler, NativeFloat, RuntimeCompiler } from '../src/compile-types.js';
 import { Module, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { CommandBatch } from './command-batch.js';
@@ -144,11 +143,11 @@ export class Context implements LaunchEnv {
   }
 }
 
-/** Creates a context with an explicit module compiler; `createContext` in the package API supplies `compileModule`. */
-export async function createContextWith(compiler: ModuleCompiler, options: ContextOptions = {}): Promise<Context> {
+/** Creates a context with an explicit compiler; `createContext` in the package API supplies src/runtime-compiler.ts. */
+export async function createContextWith(compiler: RuntimeCompiler, options: ContextOptions = {}): Promise<Context> {
   const device = options.device ?? (await getDefaultDevice());
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
-  const nativeFloat = (options.float ?? 'probe') === 'probe' ? await probeNativeFloat(device) : undefined;
-  return new Context(device, compiler, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat);
+  const nativeFloat = (options.float ?? 'probe') === 'probe' && compiler.floatProbe ? await probeNativeFloat(device, compiler.floatProbe) : undefined;
+  return new Context(device, compiler.compileModule, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat);
 }

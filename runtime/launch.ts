@@ -4,7 +4,7 @@
  * buffer and dispatch. Launches are queued in call order with copies, as on one CUDA stream;
  * errors in the arguments throw at once, device errors at the next synchronize.
  */
-import type { NativeFloat } from '../lowering/wgsl/native-float.js';
+import type { NativeFloat } from '../src/compile-types.js';
 import type { CompiledKernel, KernelLayout, ParamLayout } from '../lowering/layout.js';
 import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from './bindings.js';
 import type { DeviceMonitor } from './device.js';

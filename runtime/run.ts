@@ -9,7 +9,7 @@ import { createContextWith, type Context } from './context.js';
 import { getDefaultDevice } from './device.js';
 import type { LaunchArg, LaunchConfig } from './launch.js';
 import { hostBytes, isHostBuffer, type DeviceBuffer, type HostBuffer } from './memory.js';
-import type { ModuleCompiler } from '../src/compile-types.js';
+import type { RuntimeCompiler } from '../src/compile-types.js';
 import type { Module } from './module.js';
 import { slotBindings } from './bindings.js';
 
@@ -59,7 +59,7 @@ class RunCache {
 
 const caches = new WeakMap<GPUDevice, RunCache>();
 
-export async function runPtxWith(compiler: ModuleCompiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
+export async function runPtxWith(compiler: RuntimeCompiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());
   let cache = caches.get(device);
   if (!cache) {

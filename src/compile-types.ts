@@ -3,6 +3,8 @@ import type { SourceFile } from './diagnostics/source.js';
 import type { Module } from './ptx/ast.js';
 import type { NativeFloat } from '../lowering/wgsl/native-float.js';
 
+export type { NativeFloat } from '../lowering/wgsl/native-float.js';
+
 export interface CompileOptions {
   /** File name used in diagnostics. Default `kernel.ptx`. */
   readonly fileName?: string;
@@ -70,5 +72,29 @@ export interface ModuleCompileOptions {
   readonly fileName?: string;
 }
 
-/** `compileModule()`'s signature, injected into the runtime (src/api.ts) so it can be tested without the compiler. */
+/** `compileModule()`'s signature. */
 export type ModuleCompiler = (source: string, options?: ModuleCompileOptions) => CompiledModule;
+
+/**
+ * A shader the runtime runs once per device to learn what the compiler may rely on. The
+ * compiler writes it (WGSL comes only from the emitter); `read` turns the output into facts.
+ */
+export interface DeviceProbe<T> {
+  readonly code: string;
+  /** Initial words of the storage buffer at binding 0; the shader writes its results over it. */
+  readonly input: Uint32Array;
+  /** Bytes of that buffer. */
+  readonly bytes: number;
+  read(out: Uint32Array): T;
+}
+
+/**
+ * What the runtime needs of the compiler, injected by src/api.ts (src/runtime-compiler.ts) so
+ * the runtime imports no compiler code and can be tested with a stand-in.
+ */
+export interface RuntimeCompiler {
+  /** Describes a loaded module; its kernels compile on demand (`compileModule()`). */
+  readonly compileModule: ModuleCompiler;
+  /** Which f32 operations a device computes exactly as PTX does; absent: none are used natively. */
+  readonly floatProbe?: () => DeviceProbe<NativeFloat>;
+}

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { floatProbe, readFloatProbe } from '../../lowering/wgsl/native-float.js';
 import { releaseDefaultDevice, getDefaultDevice } from '../../runtime/device.js';
 import { probeNativeFloat } from '../../runtime/probe-float.js';
+import { nativeFloatProbe } from '../../src/runtime-compiler.js';
 import { floatPairs } from '../conformance/float-cases.forms.js';
 import { form, runForms, type FormCase } from '../conformance/harness.js';
 import * as R from '../conformance/ref/float.js';
@@ -54,9 +55,9 @@ describe('reading the float probe', () => {
 
 describe('default-rounded f32 arithmetic on this device', () => {
   it('reports what the device computes natively', async () => {
-    const facts = await probeNativeFloat(await getDefaultDevice());
+    const facts = await probeNativeFloat(await getDefaultDevice(), nativeFloatProbe);
     console.log(`native f32 on this device: ${JSON.stringify(facts)}`);
-    expect(typeof facts.addMul).toBe('boolean');
+    expect(typeof facts?.addMul).toBe('boolean');
   });
 
   const bin = (inst: string, ref: (a: bigint, b: bigint) => bigint, seed: number): FormCase & { ref: typeof ref } => {

@@ -3,7 +3,7 @@
  * is tested on its own. Each follows the binding contract of lowering/layout.ts.
  */
 import type { BindingLayout, CompiledKernel, KernelLayout, OverrideName, ParamLayout } from '../../lowering/layout.js';
-import type { CompiledModule, CompileOptions, ModuleCompiler } from '../../src/compile-types.js';
+import type { CompiledModule, CompileOptions, RuntimeCompiler } from '../../src/compile-types.js';
 import { SourceFile } from '../../src/diagnostics/source.js';
 
 const NTID: readonly OverrideName[] = ['ptx_ntid_x', 'ptx_ntid_y', 'ptx_ntid_z'];
@@ -169,14 +169,14 @@ export const SOURCES = {
   two: '.visible .entry echo() { ret; }\n.visible .entry blocks() { ret; }',
 };
 
-export interface FakeCompiler extends ModuleCompiler {
+export interface FakeCompiler extends RuntimeCompiler {
   /** The options of every kernel compile, in order. */
   readonly calls: CompileOptions[];
 }
 
 const NO_VARIABLES = { offsets: new Map<string, number>(), bytes: 0, init: new Uint8Array(0) };
 
-/** A compileModule() stand-in returning the fixtures; it records its kernel compiles for the tests. */
+/** A compiler stand-in returning the fixtures (no device probes); it records its kernel compiles for the tests. */
 export function fakeCompiler(): FakeCompiler {
   const calls: CompileOptions[] = [];
   const kernels = (source: string, options: CompileOptions): CompiledKernel[] => {
@@ -191,7 +191,7 @@ export function fakeCompiler(): FakeCompiler {
     const wanted = entryNames(source).filter((n) => n in all && (options.entry === undefined || n === options.entry));
     return wanted.map((n) => (all[n] as () => CompiledKernel)());
   };
-  const fn = (source: string, options: { fileName?: string } = {}): CompiledModule => {
+  const compileModule = (source: string, options: { fileName?: string } = {}): CompiledModule => {
     const fileName = options.fileName ?? 'kernel.ptx';
     return {
       fileName,
@@ -201,7 +201,7 @@ export function fakeCompiler(): FakeCompiler {
       kernels: (o) => kernels(source, o),
     };
   };
-  return Object.assign(fn, { calls });
+  return { compileModule, calls };
 }
 
 /** `.entry` names, skipping line comments (SOURCES.saxpy has one naming another entry). */
