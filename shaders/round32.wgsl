@@ -244,18 +244,23 @@ fn fr_clamp(h: u32, relu: bool, satfinite: bool, fb: u32, eb: u32) -> u32 {
   return select(h, (h & sign) | (inf - 1u), satfinite & ((h & (sign - 1u)) == inf));
 }
 
-// add.rn/mul.rn.f32: WGSL's own + and * (round to nearest even), except where a device may flush
-// subnormals (a subnormal operand, or a result below 2^-125): there the exact integer path.
-fn f32r_tiny_in(u: u32) -> bool { return ((u & 0x7f800000u) == 0u) & ((u & 0x7fffffu) != 0u); }
+// add.rn/mul.rn.f32: WGSL's own + and * (round to nearest even), checked once. A device may
+// flush subnormal operands and results (NVIDIA's Vulkan driver does); a result it got wrong that
+// way is then zero or below 2^-100 in magnitude (a flushed operand changes a sum only when the
+// other operand is that small too, and a product only by making it zero), or not finite
+// (subnormal x infinity): exactly the results whose exponent field is below 27 or all ones, which
+// take the integer path (which also gives NaNs NVIDIA's canonical bits). One test on the result
+// instead of one per operand matters: each check is inlined at every add and mul of a kernel.
+fn f32r_suspect(r: u32) -> bool { return (((r & 0x7fffffffu) + 0x00800000u) & 0x7f800000u) < 0x0e000000u; }
 fn f32r_add_rn(a: u32, b: u32) -> u32 {
   let r = bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b));
-  if (f32r_tiny_in(a) | f32r_tiny_in(b) | ((r & 0x7f800000u) < 0x1000000u)) { return fr_add(a, b, 0u, 23u, 8u); }
-  return select(r, 0x7fffffffu, f32r_isnan(r));
+  if (f32r_suspect(r)) { return fr_add(a, b, 0u, 23u, 8u); }
+  return r;
 }
 fn f32r_mul_rn(a: u32, b: u32) -> u32 {
   let r = bitcast<u32>(bitcast<f32>(a) * bitcast<f32>(b));
-  if (f32r_tiny_in(a) | f32r_tiny_in(b) | ((r & 0x7f800000u) < 0x1000000u)) { return fr_mul(a, b, 0u, 23u, 8u); }
-  return select(r, 0x7fffffffu, f32r_isnan(r));
+  if (f32r_suspect(r)) { return fr_mul(a, b, 0u, 23u, 8u); }
+  return r;
 }
 
 // tanh.approx on (fb, eb) half bits, through f32. Below 2^-12, tanh(x) rounds to x in a half

@@ -72,10 +72,16 @@ export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
   const half = isHalf(i.type);
   const [fb, eb] = fmt(i.type);
   const native = (op: string): string => canonical(cx, `(bitcast<f32>(${a}) ${op} bitcast<f32>(${b}))`);
-  // Default rounding (which lets PTX contract add and mul) on a device the probe showed exact:
-  // WGSL's own + - *; an explicit .rn keeps the guarded helpers, which no compiler fuses.
-  const plain = !half && i.rounding === 'default' && cx.nativeFloat.addMul && i.kind !== 'min' && i.kind !== 'max' && i.kind !== 'div';
-  if (plain && !i.ftz && !i.sat && cx.nativeFloat.canonicalNaN) return `(${cx.ref(i.a)} ${i.kind === 'add' ? '+' : i.kind === 'sub' ? '-' : '*'} ${cx.ref(i.b)})`;
+  // Default rounding (which lets PTX contract add and mul) on a device the probe showed exact for
+  // the form (.ftz or not): WGSL's own + - *; an explicit .rn keeps the checked helpers.
+  const arith = !half && i.rounding === 'default' && (i.kind === 'add' || i.kind === 'sub' || i.kind === 'mul');
+  const op = i.kind === 'add' ? '+' : i.kind === 'sub' ? '-' : '*';
+  if (arith && (i.ftz ? cx.nativeFloat.ftz : cx.nativeFloat.addMul && !i.sat)) {
+    const x = `(${cx.ref(i.a)} ${op} ${cx.ref(i.b)})`;
+    if (i.sat) return bitsOut(cx, i.type, canonical(cx, x), false, true);
+    return cx.nativeFloat.canonicalNaN ? x : `bitcast<f32>(${cx.call('f32r_canon', x)})`;
+  }
+  const plain = arith && cx.nativeFloat.addMul;
   let e: string;
   switch (i.kind) {
     // .rn: WGSL's own f32 + and * with an integer path where a device could flush subnormals
@@ -110,6 +116,12 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   if (!check32(cx, i.type, 'fma') || !roundingOk(cx, i.rounding, 'fma')) return '0.0f';
   // fma.rn: WGSL fma() where the device fuses it, else the exact integer emulation; then NVIDIA's
   // canonical NaN, and `.ftz` flushing inputs and results that are tiny before rounding.
+  if (cx.nativeFma && i.ftz && cx.nativeFloat.ftz) {
+    // the device flushes as .ftz does (probed with fma too)
+    const x = `fma(${cx.ref(i.a)}, ${cx.ref(i.b)}, ${cx.ref(i.c)})`;
+    if (i.sat) return bitsOut(cx, i.type, canonical(cx, x), false, true);
+    return cx.nativeFloat.canonicalNaN ? x : `bitcast<f32>(${cx.call('f32r_canon', x)})`;
+  }
   const bits = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)] as const;
   const args = i.ftz ? bits.map((b) => `bitcast<f32>(${b})`) : [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)];
   const e = cx.nativeFma ? `fma(${args.join(', ')})` : cx.call('f32_fma_exact', ...args);

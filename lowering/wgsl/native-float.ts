@@ -23,6 +23,12 @@ export interface NativeFloat {
    * IEEE round-to-nearest result, subnormal operands and results kept.
    */
   readonly addMul: boolean;
+  /**
+   * add/sub/mul.ftz.f32 and fma.rn.ftz.f32: WGSL `+ - *` and fma() give the `.ftz` result (the
+   * device flushes subnormal operands and results, as NVIDIA's Vulkan driver does; tininess of
+   * products detected before rounding, as the PTX hardware does).
+   */
+  readonly ftz: boolean;
   /** NaN results of the device's f32 arithmetic are NVIDIA's canonical NaN (0x7fffffff). */
   readonly canonicalNaN: boolean;
   /** `.approx` functions whose WGSL built-in gives the helper's bits on every probe vector. */
@@ -30,7 +36,7 @@ export interface NativeFloat {
 }
 
 /** Nothing native beyond what the emitter always uses: the exact helpers everywhere. */
-export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, canonicalNaN: false, approx: [] };
+export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, canonicalNaN: false, approx: [] };
 
 /**
  * Each approx function: its WGSL built-in, the helper the emitter calls otherwise (both on the
@@ -52,8 +58,12 @@ export function nativeApprox(f: ApproxFunction, u: string): string {
 }
 const APPROX_NAMES = Object.keys(APPROX) as ApproxFunction[];
 
-/** Words written per vector: (native, exact) for add, sub, mul, fma(a, b, a), then each approx function of a. */
-const WORDS = 2 * (4 + APPROX_NAMES.length);
+/**
+ * Words written per vector: (native, exact) for add, sub, mul, fma(a, b, a), then each approx
+ * function of a, then the exact `.ftz` results of add, sub, mul and fma.
+ */
+const WORDS = 2 * (4 + APPROX_NAMES.length) + 4;
+const FTZ_AT = 2 * (4 + APPROX_NAMES.length);
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
@@ -109,10 +119,14 @@ export function floatProbe(): FloatProbe {
     // fma: only its NaN results are compared (whether it fuses is probe-fma.ts's question)
     '    w = w + 2u; io[w] = bitcast<u32>(fma(x, y, x)); io[w + 1u] = f32r_canon(f32_fma_exact(x, y, x));',
     ...approx,
+    '    let fa = f32r_ftz(a); let fb = f32r_ftz(b);',
+    '    w = w + 2u; io[w] = f32r_ftz(fr_add(fa, fb, 0u, 23u, 8u)); io[w + 1u] = f32r_ftz(fr_add(fa, fb ^ 0x80000000u, 0u, 23u, 8u));',
+    '    io[w + 2u] = f32r_ftz(fr_tiny(fr_mul(fa, fb, 0u, 23u, 8u), fa, fb, 0u, false, 23u, 8u));',
+    '    io[w + 3u] = f32r_ftz(fr_tiny(f32r_canon(f32_fma_exact(bitcast<f32>(fa), bitcast<f32>(fb), bitcast<f32>(fa))), fa, fb, fa, true, 23u, 8u));',
     '  }',
     '}',
   ];
-  const library = linkLibrary(['fr_add', 'fr_mul', 'f32r_ftz', 'f32r_canon', 'f32_fma_exact', ...APPROX_NAMES.map((n) => APPROX[n].helper.replace(/\(.*$/, ''))]);
+  const library = linkLibrary(['fr_add', 'fr_mul', 'fr_tiny', 'f32r_ftz', 'f32r_canon', 'f32_fma_exact', ...APPROX_NAMES.map((n) => APPROX[n].helper.replace(/\(.*$/, ''))]);
   return { code: [library, '', ...body, ''].join('\n'), input, bytes: (input.length + count * WORDS) * 4 };
 }
 
@@ -122,6 +136,7 @@ const isNaNBits = (u: number): boolean => (u & 0x7fffffff) > 0x7f800000;
 export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat {
   const count = probe.input.length / 2;
   let addMul = true;
+  let ftz = true;
   let canonicalNaN = true;
   const approxOk = new Map<ApproxFunction, boolean>(APPROX_NAMES.map((n) => [n, true]));
   for (let i = 0; i < count; i++) {
@@ -131,10 +146,12 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
       const exact = out[w + 2 * k + 1] as number;
       if (isNaNBits(exact) && isNaNBits(native)) canonicalNaN &&= native === 0x7fffffff;
       else if (native !== exact && k < 3) addMul = false;
+      const flushed = out[w + FTZ_AT + k] as number;
+      if (!(isNaNBits(flushed) && isNaNBits(native)) && native !== flushed) ftz = false;
     }
     APPROX_NAMES.forEach((n, k) => {
       if (out[w + 8 + 2 * k] !== out[w + 9 + 2 * k]) approxOk.set(n, false);
     });
   }
-  return { addMul, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
+  return { addMul, ftz, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
 }

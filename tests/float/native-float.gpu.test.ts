@@ -21,7 +21,9 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
   const count = probe.input.length / 2;
   const words = (out.length - probe.input.length) / count;
   for (let i = 0; i < count; i++) {
-    for (let k = 0; k < words; k += 2) out[probe.input.length + i * words + k] = out[probe.input.length + i * words + k + 1] = 0x3f800000 + k;
+    const at = probe.input.length + i * words;
+    for (let k = 0; k < words - 4; k += 2) out[at + k] = out[at + k + 1] = 0x3f800000 + k;
+    for (let k = 0; k < 4; k++) out[at + words - 4 + k] = out[at + 2 * k] as number; // .ftz results
   }
   return { probe, out, words };
 }
@@ -29,13 +31,21 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
 describe('reading the float probe', () => {
   it('grants every fact when the native results agree', () => {
     const { probe, out } = agreeing();
-    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
+    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
   });
   it('refuses native add/mul when one result differs (a flushed subnormal)', () => {
     const { probe, out, words } = agreeing();
     const at = probe.input.length + 7 * words + 2; // vector 7, sub
     out[at + 1] = 0x00000001; out[at] = 0;
     expect(readFloatProbe(probe, out).addMul).toBe(false);
+  });
+  it('refuses native .ftz arithmetic when a device keeps a subnormal that .ftz flushes', () => {
+    const { probe, out, words } = agreeing();
+    const at = probe.input.length + 5 * words;
+    out[at + words - 4 + 2] = 0; // vector 5: exact mul.ftz flushed, native kept 0x3f800004
+    const facts = readFloatProbe(probe, out);
+    expect(facts.ftz).toBe(false);
+    expect(facts.addMul).toBe(true);
   });
   it('refuses canonical NaNs when a NaN result keeps its payload', () => {
     const { probe, out, words } = agreeing();
