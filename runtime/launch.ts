@@ -13,7 +13,7 @@ import { planDispatch, toDim3, type DimInput, type DispatchPlan } from './grid.j
 import { checkLaunch, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { kindOf, packUniforms, type ParamValue } from './params.js';
-import type { PipelineCache } from './pipeline-cache.js';
+import type { LaunchPipeline, PipelineCache } from './pipeline-cache.js';
 import type { CommandBatch } from './command-batch.js';
 import type { ReliableSubgroups } from './probe-subgroups.js';
 
@@ -84,7 +84,11 @@ export class KernelFunction {
     return this.kernel.layout;
   }
 
-  /** Queues a launch (cuLaunchKernel). A new pipeline shape is compiled synchronously. */
+  /**
+   * Queues a launch (cuLaunchKernel). A new pipeline shape is compiled synchronously; if the
+   * kernel's WGSL does not compile, the next synchronize reports it once and later launches
+   * of the kernel throw it (`prepareAsync` reports it before any launch).
+   */
   launch(config: LaunchConfig, args: readonly LaunchArg[]): CompiledKernel {
     const prepared = this.prepare(config, args);
     this.submit(prepared, this.env.pipelines.get(prepared.kernel, prepared.shape.block, prepared.shape.sharedBytes));
@@ -153,13 +157,14 @@ export class KernelFunction {
     }
   }
 
-  private submit(p: PreparedLaunch, pipeline: GPUComputePipeline): void {
+  private submit(p: PreparedLaunch, { pipeline, unverified }: LaunchPipeline): void {
     const { device, batch } = this.env;
     const uniform = this.uniformFor(p.kernel, p.uniforms);
     const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
     const bindGroup = this.bindGroupFor(p, uniform, owned);
     const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
     const trapRecord = trap ? owned(trap) : undefined;
+    batch.isolate(unverified);
     if (trapRecord) batch.commands(this.name).clearBuffer(trapRecord);
     const pass = batch.computePass(this.name);
     pass.setPipeline(pipeline);

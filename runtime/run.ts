@@ -56,21 +56,20 @@ class RunCache {
   }
 }
 
-const caches = new WeakMap<GPUDevice, RunCache>();
+/** Per compiler (the package's compile(), or a test's) and device. */
+const caches = new WeakMap<Compiler, WeakMap<GPUDevice, RunCache>>();
 
 export async function runPtxWith(compiler: Compiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());
-  let cache = caches.get(device);
-  if (!cache) {
+  let perDevice = caches.get(compiler);
+  if (!perDevice) caches.set(compiler, (perDevice = new WeakMap()));
+  let cache = perDevice.get(device);
+  if (!cache || cache.ctx.monitor.faulted) {
+    cache?.ctx.monitor.dispose(); // a device fault is sticky: it must not fail every later call
     cache = new RunCache(await createContextWith(compiler, { device }));
-    caches.set(device, cache);
+    perDevice.set(device, cache);
   }
-  try {
-    return await runIn(cache, source, args, options);
-  } catch (e) {
-    caches.delete(device); // a sticky device error must not fail every later call
-    throw e;
-  }
+  return runIn(cache, source, args, options);
 }
 
 async function runIn(cache: RunCache, source: string, args: readonly RunArg[], options: RunOptions): Promise<RunResult> {

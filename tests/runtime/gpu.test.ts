@@ -214,16 +214,17 @@ describe('runPtx', () => {
 
 describe('device errors', () => {
   it('reports WGSL that fails to compile from runPtx, with the compiler messages', async () => {
-    const msg = await rejection(runPtxWith(compiler, SOURCES.broken, []));
+    const msg = await rejection(runPtxWith(compiler, SOURCES.broken, [], { grid: 1, block: 1 }));
     expect(msg).toMatch(/^R003: .*the WGSL generated for kernel 'broken' does not compile/);
     expect(msg).toMatch(/WGSL 4:\d+: unresolved value .undefined_thing./);
   });
 
-  it('makes an asynchronous launch error sticky until synchronize reports it', async () => {
+  it('reports a launch whose WGSL does not compile once, at synchronize, and keeps the context usable', async () => {
     const own = await createContextWith(compiler);
-    own.loadModule(SOURCES.broken).getFunction('broken').launch({}, []);
+    own.loadModule(SOURCES.broken).getFunction('broken').launch({ grid: 1, block: 1 }, []);
     expect(await rejection(own.synchronize())).toMatch(/^R003: .*kernel 'broken'.*undefined_thing/s);
-    expect(await rejection(() => own.malloc(4))).toMatch(/^R003/);
+    expect(await rejection(() => own.malloc(4))).toBe('no error');
+    expect(await rejection(own.synchronize())).toBe('no error');
     own.destroy();
   });
 
@@ -235,5 +236,8 @@ describe('device errors', () => {
     device.destroy();
     await device.lost;
     expect(await rejection(own.memcpyDtoH(new Uint8Array(16), d))).toMatch(/^R003: .*the WebGPU device was lost/);
+    // A device fault is sticky, as in CUDA: every later call reports it.
+    expect(await rejection(() => own.malloc(4))).toMatch(/^R003: .*the WebGPU device was lost/);
+    expect(await rejection(own.synchronize())).toMatch(/^R003: .*the WebGPU device was lost/);
   });
 });
