@@ -9,8 +9,8 @@ import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from '
 import type { DeviceMonitor } from './device.js';
 import { argumentError } from './errors.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
-import { planDispatch, toDim3, type DimInput, type DispatchPlan } from './grid.js';
-import { checkLaunch, type LaunchShape } from './launch-checks.js';
+import { planDispatch, type DimInput, type DispatchPlan } from './grid.js';
+import { checkArgCount, checkLaunch, launchShape, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { kindOf, packUniforms, type ParamValue } from './params.js';
 import type { LaunchPipeline, PipelineCache } from './pipeline-cache.js';
@@ -108,11 +108,7 @@ export class KernelFunction {
   private prepare(config: LaunchConfig, args: readonly LaunchArg[]): PreparedLaunch {
     this.env.monitor.check();
     const { device } = this.env;
-    const shape: LaunchShape = {
-      grid: toDim3(config.grid, 'grid'),
-      block: toDim3(config.block, 'block'),
-      sharedBytes: config.sharedBytes ?? 0,
-    };
+    const shape = launchShape(this.name, config);
     checkLaunch(this.layout, shape, device.limits);
     const { values, allocations } = this.resolveArgs(args);
     const allocationOf = (param: number): DeviceBuffer | null => allocations.get(param) ?? null;
@@ -126,10 +122,7 @@ export class KernelFunction {
   /** Parameter values for packing, and the allocation each pointer parameter points into. */
   private resolveArgs(args: readonly LaunchArg[]): { values: ParamValue[]; allocations: Map<number, DeviceBuffer> } {
     const params = this.layout.params;
-    if (args.length !== params.length) {
-      const list = params.map((p) => `.${p.type} ${p.name}`).join(', ');
-      throw argumentError(`kernel '${this.name}' takes ${params.length} arguments (${list}), got ${args.length}`);
-    }
+    checkArgCount(this.layout, args);
     const allocations = new Map<number, DeviceBuffer>();
     const values = params.map((p, i) => {
       const arg = args[i] as LaunchArg;
@@ -247,12 +240,16 @@ function isPointerArg(p: ParamLayout, arg: LaunchArg): boolean {
     throw argumentError(`parameter '${p.name}' (.${p.type}) is not a pointer, got a device pointer`);
   }
   if (isHostBuffer(arg)) {
+    if (!p.isPointer && p.size !== 8) throw argumentError(`parameter '${p.name}' (.${p.type}) takes a number or bigint, got ${kindOf(arg)}`);
     throw argumentError(
       `parameter '${p.name}' (.${p.type}) got host memory (${kindOf(arg)}): launch takes device memory, ` +
         'so malloc and memcpyHtoD it first (runPtx copies host buffers for you)',
     );
   }
-  return p.isPointer && (typeof arg === 'bigint' || typeof arg === 'number');
+  if (p.isPointer && typeof arg !== 'bigint' && typeof arg !== 'number') {
+    throw argumentError(`pointer parameter '${p.name}' (.${p.type}) takes a device pointer (or its address as a bigint), got ${kindOf(arg)}`);
+  }
+  return p.isPointer;
 }
 
 function checkScalar(p: ParamLayout, arg: LaunchArg): ParamValue {

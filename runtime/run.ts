@@ -11,6 +11,7 @@ import type { LaunchArg, LaunchConfig } from './launch.js';
 import { hostBytes, isHostBuffer, type DeviceBuffer, type HostBuffer } from './memory.js';
 import type { Compiler, Module } from './module.js';
 import { slotBindings } from './bindings.js';
+import { checkArgCount, launchShape } from './launch-checks.js';
 
 export interface RunOptions extends LaunchConfig {
   /** The `.entry` to run. Default: the module's only entry. */
@@ -76,6 +77,9 @@ async function runIn(cache: RunCache, source: string, args: readonly RunArg[], o
   const { ctx } = cache;
   const mod = cache.module(source, options.fileName);
   const fn = mod.getFunction(options.entry ?? mod.defaultEntry());
+  // What launch checks too, checked before the arguments are copied to the device.
+  checkArgCount(fn.layout, args);
+  launchShape(fn.name, options);
   const staged = new Map<string, Staged>();
   try {
     const deviceArgs = stageArgs(ctx, fn.layout, args, staged);
@@ -102,7 +106,8 @@ function stageArgs(ctx: Context, layout: KernelLayout, args: readonly RunArg[], 
   const slots = slotBindings(layout);
   return args.map((arg, i) => {
     const param = layout.params[i];
-    if (!isHostBuffer(arg) || !param || param.arrayLength !== undefined) return arg;
+    // Scalars are left to launch, which says what a host buffer is doing there.
+    if (!isHostBuffer(arg) || !param || param.arrayLength !== undefined || (!param.isPointer && param.size !== 8)) return arg;
     const bytes = hostBytes(arg);
     if (!ids.has(bytes.buffer)) ids.set(bytes.buffer, ids.size);
     const key = `${ids.get(bytes.buffer)}:${bytes.byteOffset}:${bytes.byteLength}`;

@@ -111,23 +111,23 @@ describe('launch checks', () => {
   it('rejects shapes the device cannot run (R001)', async () => {
     const d = ctx.malloc(16);
     const fn = blocks();
-    expect(await rejection(() => fn.launch({ block: 2048 }, [d, d]))).toMatch(/^R001: .*maximum workgroup size/);
+    expect(await rejection(() => fn.launch({ block: 2048 }, [d, d]))).toMatch(/^R001: .*2048 threads in x; CUDA allows at most \[1024, 1024, 64\]/);
     expect(await rejection(() => fn.launch({ block: [512, 4] }, [d, d]))).toMatch(/^R001: .*2048 threads/);
     expect(await rejection(() => fn.launch({ grid: [4, 0] }, [d, d]))).toMatch(/^R001: .*no blocks/);
     expect(await rejection(() => fn.launch({ grid: [65536, 65535] }, [d, d]))).toMatch(/^R001: .*fit in one dispatch/);
-    expect(await rejection(() => smem().launch({ sharedBytes: 32 * 1024 }, [d]))).toMatch(/^R001: .*1024 static/);
+    expect(await rejection(() => smem().launch({ block: 1, sharedBytes: 32 * 1024 }, [d]))).toMatch(/^R001: .*1024 static/);
     ctx.free(d);
   });
 
   it('rejects wrong arguments (R002)', async () => {
     const d = ctx.malloc(16);
     const fn = blocks();
-    expect(await rejection(() => fn.launch({}, [d]))).toMatch(/^R002: .*takes 2 arguments \(.u64 out, .u64 count\), got 1/);
-    expect(await rejection(() => fn.launch({}, [d, new Float32Array(4)]))).toMatch(/^R002: .*host memory/);
-    expect(await rejection(() => fn.launch({}, [d, 99n << 40n]))).toMatch(/^R002: .*not point into a live allocation/);
-    expect(await rejection(() => fn.launch({}, [d, 1.5]))).toMatch(/^R002: .*not an address/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d]))).toMatch(/^R002: .*takes 2 arguments \(.u64 out, .u64 count\), got 1/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, new Float32Array(4)]))).toMatch(/^R002: .*host memory/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, 99n << 40n]))).toMatch(/^R002: .*not point into a live allocation/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, 1.5]))).toMatch(/^R002: .*not an address/);
     ctx.free(d);
-    expect(await rejection(() => fn.launch({}, [d, d]))).toMatch(/^R002: .*live allocation/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, d]))).toMatch(/^R002: .*live allocation/);
   });
 
   it('asks for an entry when the module has several', async () => {
