@@ -9,6 +9,7 @@ import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from '
 import type { DeviceMonitor } from './device.js';
 import { argumentError } from './errors.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
+import { checkExtents } from './extent-checks.js';
 import { planDispatch, type DimInput, type DispatchPlan } from './grid.js';
 import { checkArgCount, checkLaunch, launchShape, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
@@ -116,6 +117,7 @@ export class KernelFunction {
     const kernel = this.source.kernel(this.name, aliasGroups(slots, allocationOf), shape.block[0]);
     const plan = planDispatch(shape.grid, device.limits.maxComputeWorkgroupsPerDimension);
     const uniforms = packUniforms(kernel.layout, { nctaid: shape.grid, dispatchX: plan.x }, values);
+    checkExtents(kernel.layout, shape, uniforms, allocationOf);
     return { kernel, shape, plan, uniforms, allocationOf };
   }
 

@@ -1,12 +1,13 @@
 // Launches CUDA would refuse are refused before anything is dispatched (issue 12, item 9), with
 // an R001 (configuration) or R002 (arguments) error saying what was expected: missing or
 // malformed arguments, a missing launch configuration, grids and blocks over CUDA's or the
-// device's limits, and too much shared memory. Every rejected call leaves its buffers untouched; valid launches next to each limit
+// device's limits, too much shared memory, and buffers shorter than what the kernel certainly
+// accesses. Every rejected call leaves its buffers untouched; valid launches next to each limit
 // still run. Kernels are real PTX through compile(), on the real WebGPU device.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
-import { runPtx } from '../../src/api.js';
+import { createContext, runPtx } from '../../src/api.js';
 import { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { getDefaultDevice, getGpu, releaseDefaultDevice } from '../../runtime/device.js';
 import { checkLaunch } from '../../runtime/launch-checks.js';
@@ -15,6 +16,31 @@ afterAll(() => releaseDefaultDevice());
 
 const SAXPY = readFileSync(new URL('../../examples/saxpy.ptx', import.meta.url), 'utf8');
 const POISON = 0xdeadbeef;
+
+/** out[i] = i only where flag[i] != 0, for i < n: a store behind a data-dependent condition. */
+const FLAGGED = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry flagged(.param .u64 pflag, .param .u64 pout, .param .u32 pn)
+{
+  .reg .pred %p<3>; .reg .b32 %r<7>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pflag]; ld.param.u64 %rd2, [pout]; ld.param.u32 %r2, [pn];
+  mov.u32 %r3, %ntid.x; mov.u32 %r4, %ctaid.x; mov.u32 %r5, %tid.x;
+  mad.lo.s32 %r1, %r4, %r3, %r5;
+  setp.ge.s32 %p1, %r1, %r2;
+  @%p1 bra DONE;
+  cvta.to.global.u64 %rd3, %rd1;
+  mul.wide.s32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd3, %rd4;
+  ld.global.u32 %r6, [%rd5];
+  setp.eq.s32 %p2, %r6, 0;
+  @%p2 bra DONE;
+  cvta.to.global.u64 %rd6, %rd2;
+  add.s64 %rd7, %rd6, %rd4;
+  st.global.u32 [%rd7], %r1;
+DONE:
+  ret;
+}`;
 
 /** out[tid] = dynamic shared word tid, written first (extern .shared). */
 const DYNAMIC_SHARED = `.version 8.0
@@ -124,5 +150,67 @@ describe('launch configuration', () => {
     expect(out.every((w) => w === POISON)).toBe(true);
     await runPtx(DYNAMIC_SHARED, [out], { grid: 1, block: 32, sharedBytes: max });
     expect([...out]).toEqual(Array.from({ length: 32 }, (_, i) => i));
+  });
+});
+
+describe('buffer sizes', () => {
+  it('rejects a buffer shorter than the guarded `i < n` accesses (R002), naming the access', async () => {
+    const n = 1000;
+    const x = new Float32Array(n).fill(1);
+    const y = poisoned(n - 1);
+    const msg = await rejection(runPtx(SAXPY, [n, 2, x, y], { grid: 4, block: 256, fileName: 'saxpy.ptx' }));
+    expect(msg).toMatch(/^R002: kernel 'saxpy' accesses 4000 bytes from parameter 'saxpy_param_3', but its argument points to 3996 \(a 3996-byte allocation\)/);
+    expect(msg).toMatch(/thread ctaid.x \* ntid.x \+ tid.x = 999 \(the last with ctaid.x \* ntid.x \+ tid.x < saxpy_param_0 = 1000\) accesses bytes 3996..3999 at saxpy.ptx:45:2: ld.global.f32 %f3, \[%rd7\];/);
+    expect(untouched(y)).toBe(true);
+    expect(await rejection(runPtx(SAXPY, [n, 2, new Float32Array(10), new Float32Array(n)], { grid: 4, block: 256 }))).toMatch(
+      /^R002: .*parameter 'saxpy_param_2', but its argument points to 40 /,
+    );
+  });
+
+  it('accepts every launch that stays inside its buffers', async () => {
+    // Exactly n elements; fewer threads than n (only grid*block elements are touched); n <= 0.
+    const cases: [number, number, number, number][] = [[1000, 1000, 4, 256], [1000, 200, 2, 100], [-5, 0, 4, 256], [0, 0, 1, 32]];
+    for (const [n, length, grid, block] of cases) {
+      const x = Float32Array.from({ length }, (_, i) => i);
+      const y = new Float32Array(length).fill(1);
+      await runPtx(SAXPY, [n, 2, x, y], { grid, block });
+      expect([...y]).toEqual(Array.from({ length }, (_, i) => 2 * i + 1));
+    }
+  });
+
+  it('does not reject accesses behind a data-dependent condition, which may not happen', async () => {
+    const n = 64;
+    const flags = new Uint32Array(n); // no flag set: nothing is stored to `out`
+    const out = new Uint32Array(4).fill(POISON);
+    await runPtx(FLAGGED, [flags, out, n], { grid: 2, block: 32 });
+    expect(out.every((w) => w === POISON)).toBe(true);
+    flags[2] = 1;
+    await runPtx(FLAGGED, [flags, out, n], { grid: 2, block: 32 });
+    expect([...out]).toEqual([POISON, POISON, 2, POISON]);
+    // The flag loads themselves happen for every i < n: a short `flags` is rejected.
+    expect(await rejection(runPtx(FLAGGED, [flags.subarray(0, n - 1), out, n], { grid: 2, block: 32 }))).toMatch(
+      /^R002: .*accesses 256 bytes from parameter 'pflag', but its argument points to 252/,
+    );
+  });
+
+  it('counts from where a device pointer points inside its allocation (context API)', async () => {
+    const ctx = await createContext();
+    try {
+      const fn = ctx.loadModule(SAXPY).getFunction('saxpy');
+      const n = 64;
+      const x = ctx.malloc(n * 4);
+      const y = ctx.malloc(n * 4 + 16);
+      ctx.memcpyHtoD(x, Float32Array.from({ length: n }, (_, i) => i));
+      ctx.memset(y, 0, n * 4 + 16);
+      fn.launch({ grid: 1, block: n }, [n, 1, x, y.at(16)]); // fits exactly
+      expect(await rejection(Promise.resolve().then(() => fn.launch({ grid: 1, block: n }, [n, 1, x, y.at(20)])))).toMatch(
+        /^R002: .*accesses 256 bytes from parameter 'saxpy_param_3', but its argument points to 252 \(20 bytes into a 272-byte allocation\)/,
+      );
+      const host = new Float32Array(n + 4);
+      await ctx.memcpyDtoH(host, y);
+      expect([...host]).toEqual([0, 0, 0, 0, ...Array.from({ length: n }, (_, i) => i)]);
+    } finally {
+      ctx.destroy();
+    }
   });
 });
