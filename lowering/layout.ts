@@ -115,6 +115,39 @@ export interface WarpReport {
   readonly pinnedSubgroupSize?: number;
 }
 
+/** A thread index an access is scaled by: `%tid.x`, or `%ctaid.x * %ntid.x + %tid.x` (32-bit). */
+export type ExtentIndex = 'tid.x' | 'global.x';
+
+/**
+ * `index < bound` (`index <= bound` when `inclusive`), where `bound` is read from the launch's
+ * parameter `param` at byte `offset` inside it, `bits` wide, compared signed or unsigned.
+ */
+export interface ExtentGuard {
+  readonly index: ExtentIndex;
+  readonly param: number;
+  readonly offset: number;
+  readonly bits: 32 | 64;
+  readonly signed: boolean;
+  readonly inclusive: boolean;
+}
+
+/**
+ * A global memory access every launch certainly makes through pointer parameter `param`
+ * (lowering/param-extents.ts): `bytes` wide at `param + index * stride + offset`, for every
+ * index of the launch (`none`: one access), or every index the `guard` admits. The runtime
+ * rejects a launch whose pointer argument is shorter than the farthest such access.
+ */
+export interface ParamExtent {
+  readonly param: number;
+  readonly index: ExtentIndex | 'none';
+  readonly stride: number;
+  readonly offset: number;
+  readonly bytes: number;
+  readonly guard?: ExtentGuard;
+  /** The PTX instruction, `file:line:column: text`, named in the runtime's error. */
+  readonly site: string;
+}
+
 export interface KernelLayout {
   readonly entry: string;
   /**
@@ -144,6 +177,8 @@ export interface KernelLayout {
    * alloca stack limit); a PTX `trap`/`brkpt` has no entry.
    */
   readonly trapReasons?: Readonly<Record<number, string>>;
+  /** Accesses through pointer parameters that every launch makes (absent: none recognised). */
+  readonly extents?: readonly ParamExtent[];
 }
 
 export interface CompiledKernel {

@@ -14,8 +14,14 @@
  * WebGPU orders dispatches within a pass, so launches see each other's results. Encoding errors
  * surface at `finish`, which runs inside the monitor's error scopes (labelled with the kernels
  * of the batch).
+ *
+ * A launch whose pipeline is not yet known to be valid (pipeline-cache.ts) is recorded in a
+ * batch of its own (`isolate`), with later launches of the same pipeline: if the kernel's WGSL
+ * does not compile, only that submit fails, the error is reported once as that kernel's
+ * (not as a sticky device error), and the other kernels' launches run.
  */
 import type { DeviceMonitor } from './device.js';
+import type { PipelineStatus } from './pipeline-cache.js';
 
 /** Launches per submit: enough to amortise the submit, few enough that the GPU starts early. */
 const LIMIT = 16;
@@ -28,6 +34,8 @@ export class CommandBatch {
   private kernels = new Set<string>();
   private after: (() => void)[] = [];
   private scheduled = false;
+  /** The status of the unverified pipeline this batch's launches use, if any. */
+  private unverified: PipelineStatus | undefined;
 
   constructor(private readonly device: GPUDevice, private readonly monitor: DeviceMonitor) {}
 
@@ -50,6 +58,17 @@ export class CommandBatch {
     return this.pass;
   }
 
+  /**
+   * Called before a launch records its commands, with its pipeline's status while unverified:
+   * a launch with an unverified pipeline and one without never share a submit.
+   */
+  isolate(unverified: PipelineStatus | undefined): void {
+    if (unverified !== this.unverified) {
+      this.flush();
+      this.unverified = unverified;
+    }
+  }
+
   /** Marks the end of one launch's commands; `afterSubmit` runs once the batch is submitted. */
   recorded(afterSubmit?: () => void): void {
     if (afterSubmit) this.after.push(afterSubmit);
@@ -65,6 +84,8 @@ export class CommandBatch {
     if (!encoder) return;
     const names = [...this.kernels].map((k) => `'${k}'`).join(', ');
     const after = this.after;
+    const unverified = this.unverified;
+    this.unverified = undefined;
     this.pass?.end();
     this.encoder = undefined;
     this.pass = undefined;
@@ -72,9 +93,11 @@ export class CommandBatch {
     this.kernels = new Set();
     this.after = [];
     try {
+      // A submit that fails because its pipeline did not compile is that kernel's error (watched), not the device's.
+      if (unverified) this.monitor.watch(unverified);
       this.monitor.scoped(`launching kernel${names.includes(',') ? 's' : ''} ${names}`, () => {
         this.device.queue.submit([encoder.finish()]);
-      });
+      }, unverified);
     } catch {
       return; // a sticky device error: the context's next call reports it
     }

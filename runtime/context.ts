@@ -57,7 +57,7 @@ export class Context implements LaunchEnv {
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
-    this.pipelines = new PipelineCache(device, this.monitor);
+    this.pipelines = new PipelineCache(device);
     this.batch = new CommandBatch(device, this.monitor);
   }
 
@@ -118,19 +118,26 @@ export class Context implements LaunchEnv {
     fillDevice(this.device, this.memory.resolveRange(dst, bytes, 'memset'), value, bytes);
   }
 
-  /** Waits for all queued work; throws the first device error since the context was created. */
+  /**
+   * Waits for all queued work; throws the first device fault since the context was created
+   * (sticky), else the first trap or compile failure of a kernel since the last call (once).
+   */
   async synchronize(): Promise<void> {
     this.queued();
     await this.device.queue.onSubmittedWorkDone();
     await this.monitor.settle();
   }
 
-  /** Frees every allocation. The device itself belongs to the caller (or is the shared default). */
+  /**
+   * Frees every allocation and stops watching the device. The device itself belongs to the
+   * caller (or is the shared default).
+   */
   destroy(): void {
     this.batch.flush();
     this.memory.freeAll();
     for (const p of this.placeholders.values()) p.destroy();
     this.placeholders.clear();
+    this.monitor.dispose();
   }
 
   placeholder(binding: number): GPUBuffer {

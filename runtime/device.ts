@@ -95,22 +95,26 @@ export async function releaseDefaultDevice(): Promise<void> {
 }
 
 /**
- * Watches one device for the context that uses it: the first error seen is kept and thrown by
- * every later call (`check`), as CUDA's sticky errors are.
+ * Watches one device for the context that uses it. Device faults (loss, and errors outside any
+ * kernel's compilation: uncaptured or scoped validation and out-of-memory errors) are sticky:
+ * the first one is kept and thrown by every later call (`check`), as CUDA keeps a context's
+ * device faults. A kernel whose WGSL does not compile is no device fault: its error is reported
+ * once (`watch`) and fails only that kernel's launches (pipeline-cache.ts).
  */
 export class DeviceMonitor {
   private error: PtxError | undefined;
   private failure: PtxError | undefined;
   private pending: Promise<void>[] = [];
   private closed = false;
+  private readonly onUncapturedError = (ev: Event): void => {
+    if (!this.closed) this.record(deviceError(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`));
+  };
 
   constructor(readonly device: GPUDevice) {
     void device.lost.then((info) => {
       if (!this.closed) this.record(deviceError(`the WebGPU device was lost (${info.reason}): ${info.message}`));
     });
-    device.addEventListener('uncapturederror', (ev) => {
-      this.record(deviceError(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`));
-    });
+    device.addEventListener('uncapturederror', this.onUncapturedError);
   }
 
   /** Throws the first error the device reported, if any. */
@@ -118,11 +122,18 @@ export class DeviceMonitor {
     if (this.error) throw this.error;
   }
 
+  /** True once a sticky error was recorded: the context cannot be used any more. */
+  get faulted(): boolean {
+    return this.error !== undefined;
+  }
+
   /**
    * Runs `fn` inside validation and out-of-memory error scopes; an error they catch becomes the
-   * sticky error, prefixed by `what`, once the scopes resolve (see `settle`).
+   * sticky error, prefixed by `what`, once the scopes resolve (see `settle`), unless
+   * `explainedBy` resolves to an error: the failure that caused it (a kernel that does not
+   * compile makes the submit of its launches fail), reported through `watch` instead.
    */
-  scoped<T>(what: string, fn: () => T): T {
+  scoped<T>(what: string, fn: () => T, explainedBy?: Promise<PtxError | undefined>): T {
     this.check();
     this.device.pushErrorScope('out-of-memory');
     this.device.pushErrorScope('validation');
@@ -130,7 +141,7 @@ export class DeviceMonitor {
       return fn();
     } finally {
       const scopes = [this.device.popErrorScope(), this.device.popErrorScope()];
-      this.pending.push(this.collect(what, scopes));
+      this.pending.push(this.collect(what, scopes, explainedBy));
     }
   }
 
@@ -148,9 +159,10 @@ export class DeviceMonitor {
   }
 
   /**
-   * A check that completes with queued work (a launch's trap record, runtime/launch.ts): its
-   * error is thrown once by the next `settle`. Unlike device errors it is not sticky: the
-   * device is fine after a kernel traps, so later launches may run.
+   * A check that completes later (a launch's trap record, runtime/launch.ts; whether a kernel's
+   * WGSL compiled, pipeline-cache.ts): its error is thrown once by the next `settle`. Unlike
+   * device faults it is not sticky: the device is fine after a kernel traps or fails to
+   * compile, so other launches may run.
    */
   watch(check: Promise<PtxError | undefined>): void {
     this.pending.push(check.then((e) => { if (e) this.failure ??= e; }));
@@ -161,10 +173,19 @@ export class DeviceMonitor {
     this.closed = true;
   }
 
-  private async collect(what: string, scopes: Promise<GPUError | null>[]): Promise<void> {
+  /**
+   * Stops watching the device (the context is destroyed): removes the `uncapturederror`
+   * listener, which would otherwise outlive the context (Node warns past 10 listeners).
+   */
+  dispose(): void {
+    this.closed = true;
+    this.device.removeEventListener('uncapturederror', this.onUncapturedError);
+  }
+
+  private async collect(what: string, scopes: Promise<GPUError | null>[], explainedBy?: Promise<PtxError | undefined>): Promise<void> {
     for (const scope of scopes) {
       const err = await scope.catch((e: unknown) => ({ message: String(e) }));
-      if (err) this.record(deviceError(`${what} failed: ${err.message}`));
+      if (err && !(explainedBy && (await explainedBy))) this.record(deviceError(`${what} failed: ${err.message}`));
     }
   }
 

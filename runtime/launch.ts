@@ -10,11 +10,12 @@ import { aliasGroups, bindGroupEntries, slotBindings, type OwnedBinding } from '
 import type { DeviceMonitor } from './device.js';
 import { argumentError } from './errors.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
-import { planDispatch, toDim3, type DimInput, type DispatchPlan } from './grid.js';
-import { checkLaunch, type LaunchShape } from './launch-checks.js';
+import { checkExtents } from './extent-checks.js';
+import { planDispatch, type DimInput, type DispatchPlan } from './grid.js';
+import { checkArgCount, checkLaunch, launchShape, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { kindOf, packUniforms, type ParamValue } from './params.js';
-import type { PipelineCache } from './pipeline-cache.js';
+import type { LaunchPipeline, PipelineCache } from './pipeline-cache.js';
 import type { CommandBatch } from './command-batch.js';
 import type { ReliableSubgroups } from './probe-subgroups.js';
 
@@ -87,7 +88,11 @@ export class KernelFunction {
     return this.kernel.layout;
   }
 
-  /** Queues a launch (cuLaunchKernel). A new pipeline shape is compiled synchronously. */
+  /**
+   * Queues a launch (cuLaunchKernel). A new pipeline shape is compiled synchronously; if the
+   * kernel's WGSL does not compile, the next synchronize reports it once and later launches
+   * of the kernel throw it (`prepareAsync` reports it before any launch).
+   */
   launch(config: LaunchConfig, args: readonly LaunchArg[]): CompiledKernel {
     const prepared = this.prepare(config, args);
     this.submit(prepared, this.env.pipelines.get(prepared.kernel, prepared.shape.block, prepared.shape.sharedBytes));
@@ -107,11 +112,7 @@ export class KernelFunction {
   private prepare(config: LaunchConfig, args: readonly LaunchArg[]): PreparedLaunch {
     this.env.monitor.check();
     const { device } = this.env;
-    const shape: LaunchShape = {
-      grid: toDim3(config.grid, 'grid'),
-      block: toDim3(config.block, 'block'),
-      sharedBytes: config.sharedBytes ?? 0,
-    };
+    const shape = launchShape(this.name, config);
     checkLaunch(this.layout, shape, device.limits);
     const { values, allocations } = this.resolveArgs(args);
     const allocationOf = (param: number): DeviceBuffer | null => allocations.get(param) ?? null;
@@ -119,16 +120,14 @@ export class KernelFunction {
     const kernel = this.source.kernel(this.name, aliasGroups(slots, allocationOf), shape.block[0]);
     const plan = planDispatch(shape.grid, device.limits.maxComputeWorkgroupsPerDimension);
     const uniforms = packUniforms(kernel.layout, { nctaid: shape.grid, dispatchX: plan.x }, values);
+    checkExtents(kernel.layout, shape, uniforms, allocationOf);
     return { kernel, shape, plan, uniforms, allocationOf };
   }
 
   /** Parameter values for packing, and the allocation each pointer parameter points into. */
   private resolveArgs(args: readonly LaunchArg[]): { values: ParamValue[]; allocations: Map<number, DeviceBuffer> } {
     const params = this.layout.params;
-    if (args.length !== params.length) {
-      const list = params.map((p) => `.${p.type} ${p.name}`).join(', ');
-      throw argumentError(`kernel '${this.name}' takes ${params.length} arguments (${list}), got ${args.length}`);
-    }
+    checkArgCount(this.layout, args);
     const allocations = new Map<number, DeviceBuffer>();
     const values = params.map((p, i) => {
       const arg = args[i] as LaunchArg;
@@ -156,13 +155,14 @@ export class KernelFunction {
     }
   }
 
-  private submit(p: PreparedLaunch, pipeline: GPUComputePipeline): void {
+  private submit(p: PreparedLaunch, { pipeline, unverified }: LaunchPipeline): void {
     const { device, batch } = this.env;
     const uniform = this.uniformFor(p.kernel, p.uniforms);
     const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
     const bindGroup = this.bindGroupFor(p, uniform, owned);
     const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
     const trapRecord = trap ? owned(trap) : undefined;
+    batch.isolate(unverified);
     if (trapRecord) batch.commands(this.name).clearBuffer(trapRecord);
     const pass = batch.computePass(this.name);
     pass.setPipeline(pipeline);
@@ -245,12 +245,16 @@ function isPointerArg(p: ParamLayout, arg: LaunchArg): boolean {
     throw argumentError(`parameter '${p.name}' (.${p.type}) is not a pointer, got a device pointer`);
   }
   if (isHostBuffer(arg)) {
+    if (!p.isPointer && p.size !== 8) throw argumentError(`parameter '${p.name}' (.${p.type}) takes a number or bigint, got ${kindOf(arg)}`);
     throw argumentError(
       `parameter '${p.name}' (.${p.type}) got host memory (${kindOf(arg)}): launch takes device memory, ` +
         'so malloc and memcpyHtoD it first (runPtx copies host buffers for you)',
     );
   }
-  return p.isPointer && (typeof arg === 'bigint' || typeof arg === 'number');
+  if (p.isPointer && typeof arg !== 'bigint' && typeof arg !== 'number') {
+    throw argumentError(`pointer parameter '${p.name}' (.${p.type}) takes a device pointer (or its address as a bigint), got ${kindOf(arg)}`);
+  }
+  return p.isPointer;
 }
 
 function checkScalar(p: ParamLayout, arg: LaunchArg): ParamValue {

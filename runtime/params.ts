@@ -107,7 +107,7 @@ function writeInt(view: DataView, at: number, bits: number, v: bigint, [min, max
 }
 
 export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
   if (typeof value === 'object') return `an object (${(value as object).constructor?.name ?? 'Object'})`;

@@ -2,19 +2,45 @@
  * Compute pipelines per compiled kernel variant, block shape and dynamic shared size. One
  * WGSL text serves every launch shape through pipeline-overridable constants, so the shader
  * module is created once per kernel variant and only the pipeline is per shape.
+ *
+ * Shader and pipeline creation run in error scopes of their own, so WGSL that does not compile
+ * fails that kernel only (its launches throw the error, wgsl-errors.ts) and never becomes the
+ * context's sticky device error. WebGPU reports the outcome asynchronously: a pipeline created
+ * synchronously is `unverified` until its scopes resolve, and launches with it are submitted
+ * apart from other launches (command-batch.ts `isolate`), since a dispatch with an invalid
+ * pipeline invalidates the whole command buffer it is in.
  */
 import type { CompiledKernel, OverrideName } from '../lowering/layout.js';
+import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { bindGroupLayoutEntries } from './bindings.js';
-import type { DeviceMonitor } from './device.js';
-import { deviceError } from './errors.js';
 import type { Dim3 } from './grid.js';
+import { wgslCompileError } from './wgsl-errors.js';
+
+/** Resolves to the kernel's compile error, or undefined once the pipeline is known to be valid. */
+export type PipelineStatus = Promise<PtxError | undefined>;
+
+interface ShapePipeline {
+  readonly pipeline: GPUComputePipeline;
+  /** Set while the creation's error scopes are unresolved. */
+  unverified: PipelineStatus | undefined;
+  failure: PtxError | undefined;
+}
 
 interface KernelPipelines {
   readonly module: GPUShaderModule;
+  /** The shader module's compile error, if any. */
+  readonly compiled: PipelineStatus;
+  failure: PtxError | undefined;
   readonly layout: GPUPipelineLayout;
   readonly bindGroupLayout: GPUBindGroupLayout;
-  readonly pipelines: Map<string, GPUComputePipeline>;
+  readonly pipelines: Map<string, ShapePipeline>;
   readonly pending: Map<string, Promise<GPUComputePipeline>>;
+}
+
+/** A pipeline for a launch; `unverified` while its creation may still turn out to have failed. */
+export interface LaunchPipeline {
+  readonly pipeline: GPUComputePipeline;
+  readonly unverified: PipelineStatus | undefined;
 }
 
 /** The override constants for one launch shape (only those the WGSL declares). */
@@ -33,43 +59,58 @@ export class PipelineCache {
   /** Keyed by the CompiledKernel object: each (module, entry, alias pattern) variant is one object. */
   private readonly kernels = new WeakMap<CompiledKernel, KernelPipelines>();
 
-  constructor(
-    private readonly device: GPUDevice,
-    private readonly monitor: DeviceMonitor,
-  ) {}
+  constructor(private readonly device: GPUDevice) {}
 
   bindGroupLayout(kernel: CompiledKernel): GPUBindGroupLayout {
     return this.forKernel(kernel).bindGroupLayout;
   }
 
-  /** The pipeline, created synchronously if new (errors surface at the next synchronize). */
-  get(kernel: CompiledKernel, block: Dim3, sharedBytes: number): GPUComputePipeline {
+  /**
+   * The pipeline, created synchronously if new. Throws the kernel's compile error once it is
+   * known; before that, the pipeline is `unverified` and the error comes from its status.
+   */
+  get(kernel: CompiledKernel, block: Dim3, sharedBytes: number): LaunchPipeline {
     const k = this.forKernel(kernel);
+    if (k.failure) throw k.failure;
     const key = shapeKey(kernel, block, sharedBytes);
-    let pipeline = k.pipelines.get(key);
-    if (!pipeline) {
+    let entry = k.pipelines.get(key);
+    if (!entry) {
       const descriptor = this.descriptor(kernel, k, block, sharedBytes);
-      pipeline = this.monitor.scoped(`creating the pipeline of kernel '${kernel.layout.entry}'`, () =>
-        this.device.createComputePipeline(descriptor),
-      );
-      k.pipelines.set(key, pipeline);
+      const scope = this.scoped(() => this.device.createComputePipeline(descriptor));
+      const created: ShapePipeline = { pipeline: scope.result, unverified: undefined, failure: undefined };
+      const status = (async (): Promise<PtxError | undefined> => {
+        const err = (await k.compiled) ?? (await scope.error.then((e) => (e ? wgslCompileError(kernel, k.module, e) : undefined)));
+        created.failure = err;
+        created.unverified = undefined;
+        return err;
+      })();
+      created.unverified = status;
+      entry = created;
+      k.pipelines.set(key, entry);
     }
-    return pipeline;
+    if (entry.failure) throw entry.failure;
+    return { pipeline: entry.pipeline, unverified: entry.unverified };
   }
 
-  /** The pipeline, compiled off the main thread if new; shader errors are thrown here. */
+  /** The pipeline, compiled off the main thread if new; the kernel's compile error is thrown here. */
   async getAsync(kernel: CompiledKernel, block: Dim3, sharedBytes: number): Promise<GPUComputePipeline> {
     const k = this.forKernel(kernel);
+    const moduleError = await k.compiled;
+    if (moduleError) throw moduleError;
     const key = shapeKey(kernel, block, sharedBytes);
     const ready = k.pipelines.get(key);
-    if (ready) return ready;
+    if (ready) {
+      const err = ready.failure ?? (ready.unverified && (await ready.unverified));
+      if (err) throw err;
+      return ready.pipeline;
+    }
     let pending = k.pending.get(key);
     if (!pending) {
       pending = this.createAsync(kernel, k, block, sharedBytes).finally(() => k.pending.delete(key));
       k.pending.set(key, pending);
     }
     const pipeline = await pending;
-    k.pipelines.set(key, pipeline);
+    if (!k.pipelines.has(key)) k.pipelines.set(key, { pipeline, unverified: undefined, failure: undefined });
     return pipeline;
   }
 
@@ -77,14 +118,7 @@ export class PipelineCache {
     try {
       return await this.device.createComputePipelineAsync(this.descriptor(kernel, k, block, sharedBytes));
     } catch (e) {
-      const info = await k.module.getCompilationInfo();
-      const errors = info.messages.filter((m) => m.type === 'error');
-      if (errors.length === 0) throw deviceError(`creating the pipeline of kernel '${kernel.layout.entry}' failed: ${(e as Error).message}`);
-      // Messages go in the text itself: span-less diagnostics are rendered without their notes.
-      const lines = errors.map((m) => `\n  WGSL ${m.lineNum}:${m.linePos}: ${m.message}`).join('');
-      throw deviceError(
-        `the WGSL generated for kernel '${kernel.layout.entry}' does not compile; this is a ptx-wgsl bug, please report it with the PTX input:${lines}`,
-      );
+      throw await wgslCompileError(kernel, k.module, (e as Error).message);
     }
   }
 
@@ -100,16 +134,43 @@ export class PipelineCache {
     let k = this.kernels.get(kernel);
     if (!k) {
       const label = `ptx-wgsl ${kernel.layout.entry}`;
-      const module = this.monitor.scoped(`compiling the WGSL of kernel '${kernel.layout.entry}'`, () =>
-        this.device.createShaderModule({ code: kernel.wgsl, label }),
-      );
+      const { result: module, error } = this.scoped(() => this.device.createShaderModule({ code: kernel.wgsl, label }));
       const bindGroupLayout = this.device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout), label });
       const layout = this.device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout], label });
-      k = { module, layout, bindGroupLayout, pipelines: new Map(), pending: new Map() };
+      const created: KernelPipelines = {
+        module, layout, bindGroupLayout, failure: undefined, pipelines: new Map(), pending: new Map(),
+        compiled: error.then(async (e) => {
+          const failure = e ? await wgslCompileError(kernel, module, e) : undefined;
+          created.failure = failure;
+          return failure;
+        }),
+      };
+      k = created;
       this.kernels.set(kernel, k);
     }
     return k;
   }
+
+  /**
+   * Runs `fn` in validation, out-of-memory and internal error scopes of its own: what they
+   * catch is this kernel's compile error (the message of the first), never a device fault.
+   */
+  private scoped<T>(fn: () => T): { result: T; error: Promise<string | undefined> } {
+    const filters: GPUErrorFilter[] = ['internal', 'out-of-memory', 'validation'];
+    for (const f of filters) this.device.pushErrorScope(f);
+    try {
+      return { result: fn(), error: popScopes(this.device, filters.length) };
+    } catch (e) {
+      void popScopes(this.device, filters.length);
+      throw e;
+    }
+  }
+}
+
+async function popScopes(device: GPUDevice, count: number): Promise<string | undefined> {
+  const scopes = Array.from({ length: count }, () => device.popErrorScope().catch((e: unknown) => ({ message: String(e) })));
+  const errors = await Promise.all(scopes);
+  return errors.find((e) => e !== null)?.message;
 }
 
 function shapeKey(kernel: CompiledKernel, block: Dim3, sharedBytes: number): string {

@@ -12,6 +12,7 @@ import { hostBytes, isHostBuffer, type DeviceBuffer, type HostBuffer } from './m
 import type { RuntimeCompiler } from '../src/compile-types.js';
 import type { Module } from './module.js';
 import { slotBindings } from './bindings.js';
+import { checkArgCount, launchShape } from './launch-checks.js';
 
 export interface RunOptions extends LaunchConfig {
   /** The `.entry` to run. Default: the module's only entry. */
@@ -57,27 +58,29 @@ class RunCache {
   }
 }
 
-const caches = new WeakMap<GPUDevice, RunCache>();
+/** Per compiler (the package's compile(), or a test's) and device. */
+const caches = new WeakMap<Compiler, WeakMap<GPUDevice, RunCache>>();
 
 export async function runPtxWith(compiler: RuntimeCompiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());
-  let cache = caches.get(device);
-  if (!cache) {
+  let perDevice = caches.get(compiler);
+  if (!perDevice) caches.set(compiler, (perDevice = new WeakMap()));
+  let cache = perDevice.get(device);
+  if (!cache || cache.ctx.monitor.faulted) {
+    cache?.ctx.monitor.dispose(); // a device fault is sticky: it must not fail every later call
     cache = new RunCache(await createContextWith(compiler, { device }));
-    caches.set(device, cache);
+    perDevice.set(device, cache);
   }
-  try {
-    return await runIn(cache, source, args, options);
-  } catch (e) {
-    caches.delete(device); // a sticky device error must not fail every later call
-    throw e;
-  }
+  return runIn(cache, source, args, options);
 }
 
 async function runIn(cache: RunCache, source: string, args: readonly RunArg[], options: RunOptions): Promise<RunResult> {
   const { ctx } = cache;
   const mod = cache.module(source, options.fileName);
   const fn = mod.getFunction(options.entry ?? mod.defaultEntry());
+  // What launch checks too, checked before the arguments are copied to the device.
+  checkArgCount(fn.layout, args);
+  launchShape(fn.name, options);
   const staged = new Map<string, Staged>();
   try {
     const deviceArgs = stageArgs(ctx, fn.layout, args, staged);
@@ -104,7 +107,8 @@ function stageArgs(ctx: Context, layout: KernelLayout, args: readonly RunArg[], 
   const slots = slotBindings(layout);
   return args.map((arg, i) => {
     const param = layout.params[i];
-    if (!isHostBuffer(arg) || !param || param.arrayLength !== undefined) return arg;
+    // Scalars are left to launch, which says what a host buffer is doing there.
+    if (!isHostBuffer(arg) || !param || param.arrayLength !== undefined || (!param.isPointer && param.size !== 8)) return arg;
     const bytes = hostBytes(arg);
     if (!ids.has(bytes.buffer)) ids.set(bytes.buffer, ids.size);
     const key = `${ids.get(bytes.buffer)}:${bytes.byteOffset}:${bytes.byteLength}`;

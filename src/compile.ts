@@ -13,6 +13,7 @@ import { parsePtx } from './ptx/parse.js';
 import { runPasses } from './pipeline.js';
 import type { CompiledKernel } from '../lowering/layout.js';
 import { chooseWarpPath } from '../lowering/warp-path.js';
+import { paramExtents } from '../lowering/param-extents.js';
 
 export type { CompileOptions, CompileResult } from './compile-types.js';
 
@@ -35,17 +36,19 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
     // Decided before the passes so the convergence pass and the emitter see the same path.
     const warp = chooseWarpPath(fn, options, ir.functions.filter((f) => !f.isEntry));
     const passOptions = warp.path === 'none' ? options : { ...options, warpPath: warp.path };
+    const extents = paramExtents(fn, source); // on the IR as built: the passes change the accesses
     runPasses(fn, { module: ir, options: passOptions, diagnostics });
     fail(diagnostics, source);
     const decl = module.items.find((i) => i.kind === 'function' && i.name === fn.name);
     const d = decl?.kind === 'function' ? decl.directives : {};
-    kernels.push(emitKernel(fn, fileName, diagnostics, {
+    const kernel = emitKernel(fn, fileName, diagnostics, {
       ...(d.reqntid ? { reqntid: d.reqntid } : {}),
       ...(d.maxntid ? { maxntid: d.maxntid } : {}),
       nativeFma: options.fusedFma === true,
       ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
       warp,
-    }));
+    });
+    kernels.push(extents.length > 0 ? { ...kernel, layout: { ...kernel.layout, extents } } : kernel);
     fail(diagnostics, source);
   }
   return { module, kernels };

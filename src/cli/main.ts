@@ -63,8 +63,9 @@ async function runCommand(source: string, fileName: string, values: Values): Pro
   const args = (values.arg ?? []).map((spec) => parseArgSpec(spec, (path) => readFileSync(path)));
   const result = await runPtx(source, args.map(toRunArg), {
     fileName,
-    grid: parseDims(values.grid, 'grid'),
-    block: parseDims(values.block, 'block'),
+    // Left out when not given: a launch needs at least one (runtime/launch-checks.ts).
+    ...(values.grid !== undefined ? { grid: parseDims(values.grid, 'grid') } : {}),
+    ...(values.block !== undefined ? { block: parseDims(values.block, 'block') } : {}),
     sharedBytes: parseCount(values.shared ?? '0', '--shared'),
     ...(values.entry !== undefined ? { entry: values.entry } : {}),
   });
@@ -79,8 +80,8 @@ function toRunArg(a: CliArg): RunArg {
   return a.kind === 'buffer' ? a.data : a.value;
 }
 
-function parseDims(text: string | undefined, what: string): [number, number, number] {
-  const parts = (text ?? '1').split(/[,x]/).map(Number);
+function parseDims(text: string, what: string): [number, number, number] {
+  const parts = text.split(/[,x]/).map(Number);
   if (parts.length > 3 || parts.some((d) => !Number.isSafeInteger(d) || d < 0)) {
     throw new UsageError(`--${what} ${text}: expected X, X,Y or X,Y,Z`);
   }

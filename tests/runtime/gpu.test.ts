@@ -111,23 +111,23 @@ describe('launch checks', () => {
   it('rejects shapes the device cannot run (R001)', async () => {
     const d = ctx.malloc(16);
     const fn = blocks();
-    expect(await rejection(() => fn.launch({ block: 2048 }, [d, d]))).toMatch(/^R001: .*maximum workgroup size/);
+    expect(await rejection(() => fn.launch({ block: 2048 }, [d, d]))).toMatch(/^R001: .*2048 threads in x; CUDA allows at most \[1024, 1024, 64\]/);
     expect(await rejection(() => fn.launch({ block: [512, 4] }, [d, d]))).toMatch(/^R001: .*2048 threads/);
     expect(await rejection(() => fn.launch({ grid: [4, 0] }, [d, d]))).toMatch(/^R001: .*no blocks/);
     expect(await rejection(() => fn.launch({ grid: [65536, 65535] }, [d, d]))).toMatch(/^R001: .*fit in one dispatch/);
-    expect(await rejection(() => smem().launch({ sharedBytes: 32 * 1024 }, [d]))).toMatch(/^R001: .*1024 static/);
+    expect(await rejection(() => smem().launch({ block: 1, sharedBytes: 32 * 1024 }, [d]))).toMatch(/^R001: .*1024 static/);
     ctx.free(d);
   });
 
   it('rejects wrong arguments (R002)', async () => {
     const d = ctx.malloc(16);
     const fn = blocks();
-    expect(await rejection(() => fn.launch({}, [d]))).toMatch(/^R002: .*takes 2 arguments \(.u64 out, .u64 count\), got 1/);
-    expect(await rejection(() => fn.launch({}, [d, new Float32Array(4)]))).toMatch(/^R002: .*host memory/);
-    expect(await rejection(() => fn.launch({}, [d, 99n << 40n]))).toMatch(/^R002: .*not point into a live allocation/);
-    expect(await rejection(() => fn.launch({}, [d, 1.5]))).toMatch(/^R002: .*not an address/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d]))).toMatch(/^R002: .*takes 2 arguments \(.u64 out, .u64 count\), got 1/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, new Float32Array(4)]))).toMatch(/^R002: .*host memory/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, 99n << 40n]))).toMatch(/^R002: .*not point into a live allocation/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, 1.5]))).toMatch(/^R002: .*not an address/);
     ctx.free(d);
-    expect(await rejection(() => fn.launch({}, [d, d]))).toMatch(/^R002: .*live allocation/);
+    expect(await rejection(() => fn.launch({ grid: 1, block: 1 }, [d, d]))).toMatch(/^R002: .*live allocation/);
   });
 
   it('asks for an entry when the module has several', async () => {
@@ -214,16 +214,17 @@ describe('runPtx', () => {
 
 describe('device errors', () => {
   it('reports WGSL that fails to compile from runPtx, with the compiler messages', async () => {
-    const msg = await rejection(runPtxWith(compiler, SOURCES.broken, []));
+    const msg = await rejection(runPtxWith(compiler, SOURCES.broken, [], { grid: 1, block: 1 }));
     expect(msg).toMatch(/^R003: .*the WGSL generated for kernel 'broken' does not compile/);
     expect(msg).toMatch(/WGSL 4:\d+: unresolved value .undefined_thing./);
   });
 
-  it('makes an asynchronous launch error sticky until synchronize reports it', async () => {
+  it('reports a launch whose WGSL does not compile once, at synchronize, and keeps the context usable', async () => {
     const own = await createContextWith(compiler);
-    own.loadModule(SOURCES.broken).getFunction('broken').launch({}, []);
+    own.loadModule(SOURCES.broken).getFunction('broken').launch({ grid: 1, block: 1 }, []);
     expect(await rejection(own.synchronize())).toMatch(/^R003: .*kernel 'broken'.*undefined_thing/s);
-    expect(await rejection(() => own.malloc(4))).toMatch(/^R003/);
+    expect(await rejection(() => own.malloc(4))).toBe('no error');
+    expect(await rejection(own.synchronize())).toBe('no error');
     own.destroy();
   });
 
@@ -235,5 +236,8 @@ describe('device errors', () => {
     device.destroy();
     await device.lost;
     expect(await rejection(own.memcpyDtoH(new Uint8Array(16), d))).toMatch(/^R003: .*the WebGPU device was lost/);
+    // A device fault is sticky, as in CUDA: every later call reports it.
+    expect(await rejection(() => own.malloc(4))).toMatch(/^R003: .*the WebGPU device was lost/);
+    expect(await rejection(own.synchronize())).toMatch(/^R003: .*the WebGPU device was lost/);
   });
 });
