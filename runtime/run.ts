@@ -59,7 +59,7 @@ class RunCache {
 }
 
 /** Per compiler (the package's compile(), or a test's) and device. */
-const caches = new WeakMap<Compiler, WeakMap<GPUDevice, RunCache>>();
+const caches = new WeakMap<RuntimeCompiler, WeakMap<GPUDevice, RunCache>>();
 
 export async function runPtxWith(compiler: RuntimeCompiler, source: string, args: readonly RunArg[], options: RunOptions = {}): Promise<RunResult> {
   const device = options.device ?? (await getDefaultDevice());

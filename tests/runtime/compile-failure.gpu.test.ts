@@ -4,12 +4,12 @@
 // The broken WGSL comes from a test hook around the real compile(), so the test does not depend
 // on which PTX the compiler happens to get wrong.
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../src/compile.js';
-import type { CompileOptions } from '../../src/compile-types.js';
+import { compileModule } from '../../src/compile-module.js';
+import type { CompiledKernel, RuntimeCompiler } from '../../src/compile-types.js';
+import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { createContextWith } from '../../runtime/context.js';
 import { getDefaultDevice, releaseDefaultDevice } from '../../runtime/device.js';
-import type { Compiler } from '../../runtime/module.js';
 import { runPtxWith } from '../../runtime/run.js';
 
 afterAll(() => releaseDefaultDevice());
@@ -50,18 +50,24 @@ DONE:
 
 const UNDEFINED = 'ptx_test_undefined_value';
 
-/** compile(), with kernel `broken`'s WGSL made invalid the way a compiler bug would make it. */
-const breakingCompiler: Compiler = (source: string, options?: CompileOptions) => {
-  const result = compile(source, options);
-  const kernels = result.kernels.map((k) =>
-    k.layout.entry === 'broken' ? { ...k, wgsl: `${k.wgsl}\nfn ptx_test_broken() -> u32 { return ${UNDEFINED}; }\n` } : k,
-  );
-  return { ...result, kernels };
-};
+/** The real compiler, with each compiled kernel passed through `change`. */
+function compilerWith(change: (k: CompiledKernel) => CompiledKernel): RuntimeCompiler {
+  return {
+    compileModule: (source, options) => {
+      const m = compileModule(source, options);
+      return { ...m, kernels: (o) => m.kernels(o).map(change) };
+    },
+  };
+}
+
+/** Kernel `broken`'s WGSL made invalid the way a compiler bug would make it. */
+const breakingCompiler = compilerWith((k) =>
+  k.layout.entry === 'broken' ? { ...k, wgsl: `${k.wgsl}\nfn ptx_test_broken() -> u32 { return ${UNDEFINED}; }\n` } : k,
+);
 
 /** The WGSL line the hook appended, where Tint's message points. */
 function brokenLine(): number {
-  const k = breakingCompiler(PTX, { entry: 'broken' }).kernels[0];
+  const k = breakingCompiler.compileModule(PTX).kernels({ entry: 'broken' })[0];
   return (k?.wgsl ?? '').split('\n').findIndex((l) => l.includes(UNDEFINED)) + 1;
 }
 
@@ -148,19 +154,15 @@ describe('a kernel whose WGSL does not compile', () => {
 });
 
 /**
- * compile(), with every kernel given a workgroup array sized by the block-size override: the
- * shader module compiles, and the pipeline for a block of 64 threads (16 MiB of workgroup
- * memory) is rejected only when it is created.
+ * Every kernel given a workgroup array sized by the block-size override: the shader module
+ * compiles, and the pipeline for a block of 64 threads (16 MiB of workgroup memory) is rejected
+ * only when it is created.
  */
-const overflowingCompiler: Compiler = (source: string, options?: CompileOptions) => {
-  const result = compile(source, options);
-  const kernels = result.kernels.map((k) => {
-    const body = k.wgsl.indexOf('{', k.wgsl.indexOf(`fn ${k.entryPoint}(`)) + 1;
-    const wgsl = `${k.wgsl.slice(0, body)}\n  ptx_test_big[0] = 1u;${k.wgsl.slice(body)}\nvar<workgroup> ptx_test_big: array<u32, ptx_ntid_x * 65536u>;\n`;
-    return { ...k, wgsl };
-  });
-  return { ...result, kernels };
-};
+const overflowingCompiler = compilerWith((k) => {
+  const body = k.wgsl.indexOf('{', k.wgsl.indexOf(`fn ${k.entryPoint}(`)) + 1;
+  const wgsl = `${k.wgsl.slice(0, body)}\n  ptx_test_big[0] = 1u;${k.wgsl.slice(body)}\nvar<workgroup> ptx_test_big: array<u32, ptx_ntid_x * 65536u>;\n`;
+  return { ...k, wgsl };
+});
 
 it('reports an error found only when the pipeline is created with the same text on every path', async () => {
   const ctx = await createContextWith(overflowingCompiler);
@@ -187,7 +189,7 @@ describe('destroying a context', () => {
     process.on('warning', onWarning);
     try {
       for (let i = 0; i < 20; i++) {
-        const ctx = await createContextWith(compile, { device });
+        const ctx = await createContextWith(runtimeCompiler, { device });
         const d = ctx.malloc(16);
         ctx.memset(d, 0, 16);
         await ctx.synchronize();
