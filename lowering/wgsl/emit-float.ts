@@ -116,7 +116,7 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   if (!check32(cx, i.type, 'fma') || !roundingOk(cx, i.rounding, 'fma')) return '0.0f';
   // fma.rn: WGSL fma() where the device fuses it, else the exact integer emulation; then NVIDIA's
   // canonical NaN, and `.ftz` flushing inputs and results that are tiny before rounding.
-  if (cx.nativeFma && i.ftz && cx.nativeFloat.ftz) {
+  if (cx.nativeFma && i.ftz && cx.nativeFloat.ftzFma) {
     // the device flushes as .ftz does (probed with fma too)
     const x = `fma(${cx.ref(i.a)}, ${cx.ref(i.b)}, ${cx.ref(i.c)})`;
     if (i.sat) return bitsOut(cx, i.type, canonical(cx, x), false, true);

@@ -24,11 +24,18 @@ export interface NativeFloat {
    */
   readonly addMul: boolean;
   /**
-   * add/sub/mul.ftz.f32 and fma.rn.ftz.f32: WGSL `+ - *` and fma() give the `.ftz` result (the
-   * device flushes subnormal operands and results, as NVIDIA's Vulkan driver does; tininess of
-   * products detected before rounding, as the PTX hardware does).
+   * add/sub/mul.ftz.f32: WGSL `+ - *` give the `.ftz` result (the device flushes subnormal
+   * operands and results, as NVIDIA's Vulkan driver does; tininess of products detected before
+   * rounding, as the PTX hardware does).
    */
   readonly ftz: boolean;
+  /**
+   * fma.rn.ftz.f32: WGSL fma() gives the `.ftz` result. Separate from `ftz` because an H100's
+   * fma keeps c = 2^-126 when a*b is far below it (c - 2^-252 rounds up to 2^-126), where the
+   * helpers' reading of tininess-before-rounding flushes: until a native recording settles
+   * that case, such a device keeps the helpers for fma.ftz.
+   */
+  readonly ftzFma: boolean;
   /** NaN results of the device's f32 arithmetic are NVIDIA's canonical NaN (0x7fffffff). */
   readonly canonicalNaN: boolean;
   /** `.approx` functions whose WGSL built-in gives the helper's bits on every probe vector. */
@@ -36,7 +43,7 @@ export interface NativeFloat {
 }
 
 /** Nothing native beyond what the emitter always uses: the exact helpers everywhere. */
-export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, canonicalNaN: false, approx: [] };
+export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, ftzFma: false, canonicalNaN: false, approx: [] };
 
 /**
  * Each approx function: its WGSL built-in, the helper the emitter calls otherwise (both on the
@@ -137,6 +144,7 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
   const count = probe.input.length / 2;
   let addMul = true;
   let ftz = true;
+  let ftzFma = true;
   let canonicalNaN = true;
   const approxOk = new Map<ApproxFunction, boolean>(APPROX_NAMES.map((n) => [n, true]));
   for (let i = 0; i < count; i++) {
@@ -147,11 +155,14 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
       if (isNaNBits(exact) && isNaNBits(native)) canonicalNaN &&= native === 0x7fffffff;
       else if (native !== exact && k < 3) addMul = false;
       const flushed = out[w + FTZ_AT + k] as number;
-      if (!(isNaNBits(flushed) && isNaNBits(native)) && native !== flushed) ftz = false;
+      if (!(isNaNBits(flushed) && isNaNBits(native)) && native !== flushed) {
+        if (k < 3) ftz = false;
+        else ftzFma = false;
+      }
     }
     APPROX_NAMES.forEach((n, k) => {
       if (out[w + 8 + 2 * k] !== out[w + 9 + 2 * k]) approxOk.set(n, false);
     });
   }
-  return { addMul, ftz, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
+  return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
 }

@@ -31,7 +31,7 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
 describe('reading the float probe', () => {
   it('grants every fact when the native results agree', () => {
     const { probe, out } = agreeing();
-    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
+    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, ftzFma: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
   });
   it('refuses native add/mul when one result differs (a flushed subnormal)', () => {
     const { probe, out, words } = agreeing();
@@ -45,7 +45,10 @@ describe('reading the float probe', () => {
     out[at + words - 4 + 2] = 0; // vector 5: exact mul.ftz flushed, native kept 0x3f800004
     const facts = readFloatProbe(probe, out);
     expect(facts.ftz).toBe(false);
+    expect(facts.ftzFma).toBe(true);
     expect(facts.addMul).toBe(true);
+    out[at + words - 1] = 0x00800000; // and an fma.ftz result that differs: only ftzFma goes
+    expect(readFloatProbe(probe, out).ftzFma).toBe(false);
   });
   it('refuses canonical NaNs when a NaN result keeps its payload', () => {
     const { probe, out, words } = agreeing();
