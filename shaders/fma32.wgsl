@@ -29,8 +29,10 @@ fn f32_fma_shr_sticky(v: vec2<u32>, d: u32) -> vec2<u32> {
   return vec2<u32>(select(lo, 0u, far) | select(0u, 1u, lost), select(hi, 0u, far));
 }
 
-fn f32_fma_exact(a: f32, b: f32, c: f32) -> f32 {
-  let ua = bitcast<u32>(a); let ub = bitcast<u32>(b); let uc = bitcast<u32>(c);
+// Operands and result are bit patterns, never f32 values: a device that flushes subnormals
+// (NVIDIA's Vulkan driver) may flush an f32 value on its way through, which the exact result
+// must not meet.
+fn f32_fma_exact(ua: u32, ub: u32, uc: u32) -> u32 {
   let inf = 0x7f800000u;
   let sp = (ua ^ ub) & 0x80000000u;
   let a_zero = (ua & 0x7fffffffu) == 0u; let b_zero = (ub & 0x7fffffffu) == 0u;
@@ -41,7 +43,7 @@ fn f32_fma_exact(a: f32, b: f32, c: f32) -> f32 {
   // zero product, only x + 0 and the sign of 0 + 0 remain.
   let c_special = (uc & inf) == inf;
   let special = ab_special | c_special | a_zero | b_zero;
-  let special_result = select(select(uc, sp & uc, c_zero), select(uc, bitcast<u32>(a * b + c), ab_special),
+  let special_result = select(select(uc, sp & uc, c_zero), select(uc, bitcast<u32>(bitcast<f32>(ua) * bitcast<f32>(ub) + bitcast<f32>(uc)), ab_special),
                               ab_special | c_special);
   let pa = f32_fma_unpack(ua);
   let pb = f32_fma_unpack(ub);
@@ -88,5 +90,16 @@ fn f32_fma_exact(a: f32, b: f32, c: f32) -> f32 {
   let bits = select(0u, u32(em + 126) << 23u, em >= -126) + qm + select(0u, 1u, up);
   let finite = select(sr | bits, sr | inf, em >= 128);
   let result = select(finite, 0u, all(r == vec2<u32>(0u)));
-  return bitcast<f32>(select(result, special_result, special));
+  return select(result, special_result, special);
+}
+
+// fma.rn.f32 through a fused fma() on a device that may flush subnormals (NVIDIA's Vulkan
+// driver): a flushed operand or result shows as a subnormal a or b, or a result that is zero,
+// below 2^-100 or not finite (as for add and mul: round32.wgsl, f32r_suspect); those take the
+// integer path.
+fn f32r_tiny_in(u: u32) -> bool { return ((u & 0x7f800000u) == 0u) & ((u & 0x7fffffu) != 0u); }
+fn f32_fma_checked(a: u32, b: u32, c: u32) -> u32 {
+  let r = bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c)));
+  if (f32r_tiny_in(a) | f32r_tiny_in(b) | f32r_suspect(r)) { return f32_fma_exact(a, b, c); }
+  return r;
 }

@@ -124,9 +124,14 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   }
   const bits = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)] as const;
   const args = i.ftz ? bits.map((b) => `bitcast<f32>(${b})`) : [cx.ref(i.a), cx.ref(i.b), cx.ref(i.c)];
-  const e = cx.nativeFma ? `fma(${args.join(', ')})` : cx.call('f32_fma_exact', ...args);
-  if (cx.nativeFma && cx.nativeFloat.canonicalNaN && !i.ftz && !i.sat) return e;
-  const r = cx.nativeFma ? canonical(cx, e) : cx.call('f32r_canon', e);
+  let r: string;
+  if (!cx.nativeFma) r = cx.call('f32r_canon', `bitcast<f32>(${cx.call('f32_fma_exact', ...bits)})`);
+  else if (!cx.nativeFloat.addMul) r = cx.call('f32_fma_checked', ...bits); // the device may flush subnormals
+  else {
+    const e = `fma(${args.join(', ')})`;
+    if (cx.nativeFloat.canonicalNaN && !i.ftz && !i.sat) return e;
+    r = canonical(cx, e);
+  }
   return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, ...bits, 'true', '23u', '8u') : r, i.ftz, i.sat);
 }
 

@@ -124,12 +124,12 @@ export function floatProbe(): FloatProbe {
     '    w = w + 2u; io[w] = bitcast<u32>(x - y); io[w + 1u] = fr_add(a, b ^ 0x80000000u, 0u, 23u, 8u);',
     '    w = w + 2u; io[w] = bitcast<u32>(x * y); io[w + 1u] = fr_mul(a, b, 0u, 23u, 8u);',
     // fma: only its NaN results are compared (whether it fuses is probe-fma.ts's question)
-    '    w = w + 2u; io[w] = bitcast<u32>(fma(x, y, x)); io[w + 1u] = f32r_canon(f32_fma_exact(x, y, x));',
+    '    w = w + 2u; io[w] = bitcast<u32>(fma(x, y, x)); io[w + 1u] = f32r_canon(bitcast<f32>(f32_fma_exact(a, b, a)));',
     ...approx,
     '    let fa = f32r_ftz(a); let fb = f32r_ftz(b);',
     '    w = w + 2u; io[w] = f32r_ftz(fr_add(fa, fb, 0u, 23u, 8u)); io[w + 1u] = f32r_ftz(fr_add(fa, fb ^ 0x80000000u, 0u, 23u, 8u));',
     '    io[w + 2u] = f32r_ftz(fr_tiny(fr_mul(fa, fb, 0u, 23u, 8u), fa, fb, 0u, false, 23u, 8u));',
-    '    io[w + 3u] = f32r_ftz(fr_tiny(f32r_canon(f32_fma_exact(bitcast<f32>(fa), bitcast<f32>(fb), bitcast<f32>(fa))), fa, fb, fa, true, 23u, 8u));',
+    '    io[w + 3u] = f32r_ftz(fr_tiny(f32r_canon(bitcast<f32>(f32_fma_exact(fa, fb, fa))), fa, fb, fa, true, 23u, 8u));',
     '  }',
     '}',
   ];
