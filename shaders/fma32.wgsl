@@ -43,8 +43,13 @@ fn f32_fma_exact(ua: u32, ub: u32, uc: u32) -> u32 {
   // zero product, only x + 0 and the sign of 0 + 0 remain.
   let c_special = (uc & inf) == inf;
   let special = ab_special | c_special | a_zero | b_zero;
-  let special_result = select(select(uc, sp & uc, c_zero), select(uc, bitcast<u32>(bitcast<f32>(ua) * bitcast<f32>(ub) + bitcast<f32>(uc)), ab_special),
-                              ab_special | c_special);
+  // In integers, not a * b + c: a device that flushes subnormals would make subnormal x inf NaN.
+  let a_inf = (ua & 0x7fffffffu) == inf; let b_inf = (ub & 0x7fffffffu) == inf;
+  let ab_nan = ((ua & 0x7fffffffu) > inf) | ((ub & 0x7fffffffu) > inf) | (a_inf & b_zero) | (b_inf & a_zero);
+  let c_nan = (uc & 0x7fffffffu) > inf;
+  let inf_minus_inf = c_special & !c_nan & ((uc & 0x80000000u) != sp);
+  let ab_result = select(sp | inf, 0x7fffffffu, ab_nan | c_nan | inf_minus_inf);
+  let special_result = select(select(uc, sp & uc, c_zero), select(uc, ab_result, ab_special), ab_special | c_special);
   let pa = f32_fma_unpack(ua);
   let pb = f32_fma_unpack(ub);
   // 24 x 24-bit product in (lo, hi) from 16-bit halves.
@@ -100,6 +105,9 @@ fn f32_fma_exact(ua: u32, ub: u32, uc: u32) -> u32 {
 fn f32r_tiny_in(u: u32) -> bool { return ((u & 0x7f800000u) == 0u) & ((u & 0x7fffffu) != 0u); }
 fn f32_fma_checked(a: u32, b: u32, c: u32) -> u32 {
   let r = bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c)));
-  if (f32r_tiny_in(a) | f32r_tiny_in(b) | f32r_suspect(r)) { return f32_fma_exact(a, b, c); }
+  if (f32r_tiny_in(a) | f32r_tiny_in(b) | f32r_suspect(r)) {
+    let e = f32_fma_exact(a, b, c);
+    return select(e, 0x7fffffffu, (e & 0x7fffffffu) > 0x7f800000u);
+  }
   return r;
 }
