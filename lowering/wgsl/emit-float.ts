@@ -168,12 +168,12 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
     case 'sqrt': e = i.rounding === 'approx' ? canonical(cx, `sqrt(bitcast<f32>(${u}))`) : cx.call('f32r_sqrt', u, rm); break;
     case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
-    case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u)); break;
+    case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u), i.ftz); break;
     case 'sin': e = approx(cx, 'sin', u, () => cx.call('f32r_sincos', u, 'false')); break;
     case 'cos': e = approx(cx, 'cos', u, () => cx.call('f32r_sincos', u, 'true')); break;
-    case 'lg2': e = approx(cx, 'lg2', u, () => cx.call('f32r_lg2', u)); break;
-    case 'ex2': e = approx(cx, 'ex2', u, () => cx.call('f32r_ex2', u)); break;
-    case 'tanh': e = approx(cx, 'tanh', u, () => cx.call('f32r_tanh', u)); break;
+    case 'lg2': e = approx(cx, 'lg2', u, () => cx.call('f32r_lg2', u), i.ftz); break;
+    case 'ex2': e = approx(cx, 'ex2', u, () => cx.call('f32r_ex2', u), i.ftz); break;
+    case 'tanh': e = approx(cx, 'tanh', u, () => cx.call('f32r_tanh', u), i.ftz); break;
   }
   return bitsOut(cx, i.type, e, i.ftz, false);
 }
@@ -184,8 +184,8 @@ function canonical(cx: ExprContext, x: string): string {
 }
 
 /** An `.approx` function: the WGSL built-in where the device probe matched the helper's bits. */
-function approx(cx: ExprContext, f: ApproxFunction, u: string, helper: () => string): string {
-  return cx.nativeFloat.approx.includes(f) ? nativeApprox(f, u) : helper();
+function approx(cx: ExprContext, f: ApproxFunction, u: string, helper: () => string, ftz = false): string {
+  return (ftz ? cx.nativeFloat.approxFtz : cx.nativeFloat.approx).includes(f) ? nativeApprox(f, u) : helper();
 }
 
 /** Outcome masks of f32r_cmp (bit 0 less, 1 equal, 2 greater, 3 unordered) per PTX compare. */

@@ -40,10 +40,12 @@ export interface NativeFloat {
   readonly canonicalNaN: boolean;
   /** `.approx` functions whose WGSL built-in gives the helper's bits on every probe vector. */
   readonly approx: readonly ApproxFunction[];
+  /** The same for their `.ftz` forms (the operand flushed first: subnormal inputs never reach them). */
+  readonly approxFtz: readonly ApproxFunction[];
 }
 
 /** Nothing native beyond what the emitter always uses: the exact helpers everywhere. */
-export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, ftzFma: false, canonicalNaN: false, approx: [] };
+export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, ftzFma: false, canonicalNaN: false, approx: [], approxFtz: [] };
 
 /**
  * Each approx function: its WGSL built-in, the helper the emitter calls otherwise (both on the
@@ -69,8 +71,10 @@ const APPROX_NAMES = Object.keys(APPROX) as ApproxFunction[];
  * Words written per vector: (native, exact) for add, sub, mul, fma(a, b, a), then each approx
  * function of a, then the exact `.ftz` results of add, sub, mul and fma.
  */
-const WORDS = 2 * (4 + APPROX_NAMES.length) + 4;
+const WORDS = 2 * (4 + 2 * APPROX_NAMES.length) + 4;
 const FTZ_AT = 2 * (4 + APPROX_NAMES.length);
+/** Where the approx functions of the flushed operand start (after the .ftz arithmetic). */
+const APPROX_FTZ_AT = FTZ_AT + 4;
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
@@ -113,6 +117,7 @@ export function floatProbe(): FloatProbe {
     const { helper, operand } = APPROX[n];
     return `    { let u = ${operand}; w = w + 2u; io[w] = ${nativeApprox(n, 'u')}; io[w + 1u] = ${helper}; }`;
   });
+  const approxFtz = APPROX_NAMES.map((n) => `    { let u = f32r_ftz(a); w = w + 2u; io[w] = ${nativeApprox(n, 'u')}; io[w + 1u] = ${APPROX[n].helper}; }`);
   const body = [
     '@group(0) @binding(0) var<storage, read_write> io: array<u32>;',
     '@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) t: u32) {',
@@ -130,6 +135,8 @@ export function floatProbe(): FloatProbe {
     '    w = w + 2u; io[w] = f32r_ftz(fr_add(fa, fb, 0u, 23u, 8u)); io[w + 1u] = f32r_ftz(fr_add(fa, fb ^ 0x80000000u, 0u, 23u, 8u));',
     '    io[w + 2u] = f32r_ftz(fr_tiny(fr_mul(fa, fb, 0u, 23u, 8u), fa, fb, 0u, false, 23u, 8u));',
     '    io[w + 3u] = f32r_ftz(fr_tiny(f32r_canon(bitcast<f32>(f32_fma_exact(fa, fb, fa))), fa, fb, fa, true, 23u, 8u));',
+    '    w = w + 2u;',
+    ...approxFtz,
     '  }',
     '}',
   ];
@@ -147,6 +154,7 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
   let ftzFma = true;
   let canonicalNaN = true;
   const approxOk = new Map<ApproxFunction, boolean>(APPROX_NAMES.map((n) => [n, true]));
+  const approxFtzOk = new Map<ApproxFunction, boolean>(APPROX_NAMES.map((n) => [n, true]));
   for (let i = 0; i < count; i++) {
     const w = probe.input.length + i * WORDS;
     for (let k = 0; k < 4; k++) {
@@ -162,7 +170,8 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
     }
     APPROX_NAMES.forEach((n, k) => {
       if (out[w + 8 + 2 * k] !== out[w + 9 + 2 * k]) approxOk.set(n, false);
+      if (out[w + APPROX_FTZ_AT + 2 * k] !== out[w + APPROX_FTZ_AT + 1 + 2 * k]) approxFtzOk.set(n, false);
     });
   }
-  return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)) };
+  return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)), approxFtz: APPROX_NAMES.filter((n) => approxFtzOk.get(n)) };
 }

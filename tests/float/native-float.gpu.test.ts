@@ -14,6 +14,9 @@ import { F32 } from '../conformance/ref/float.js';
 
 afterAll(() => releaseDefaultDevice());
 
+/** Where the exact .ftz results of add, sub, mul, fma sit in a vector's words (native-float.ts). */
+const FTZ_AT = 20;
+
 /** Probe output where every native result equals the exact one (then damaged per test). */
 function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; words: number } {
   const probe = floatProbe();
@@ -22,8 +25,8 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
   const words = (out.length - probe.input.length) / count;
   for (let i = 0; i < count; i++) {
     const at = probe.input.length + i * words;
-    for (let k = 0; k < words - 4; k += 2) out[at + k] = out[at + k + 1] = 0x3f800000 + k;
-    for (let k = 0; k < 4; k++) out[at + words - 4 + k] = out[at + 2 * k] as number; // .ftz results
+    for (let k = 0; k < words; k += 2) out[at + k] = out[at + k + 1] = 0x3f800000 + k;
+    for (let k = 0; k < 4; k++) out[at + FTZ_AT + k] = out[at + 2 * k] as number; // .ftz results
   }
   return { probe, out, words };
 }
@@ -31,7 +34,7 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
 describe('reading the float probe', () => {
   it('grants every fact when the native results agree', () => {
     const { probe, out } = agreeing();
-    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, ftzFma: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
+    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, ftzFma: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
   });
   it('refuses native add/mul when one result differs (a flushed subnormal)', () => {
     const { probe, out, words } = agreeing();
@@ -42,12 +45,12 @@ describe('reading the float probe', () => {
   it('refuses native .ftz arithmetic when a device keeps a subnormal that .ftz flushes', () => {
     const { probe, out, words } = agreeing();
     const at = probe.input.length + 5 * words;
-    out[at + words - 4 + 2] = 0; // vector 5: exact mul.ftz flushed, native kept 0x3f800004
+    out[at + FTZ_AT + 2] = 0; // vector 5: exact mul.ftz flushed, native kept 0x3f800004
     const facts = readFloatProbe(probe, out);
     expect(facts.ftz).toBe(false);
     expect(facts.ftzFma).toBe(true);
     expect(facts.addMul).toBe(true);
-    out[at + words - 1] = 0x00800000; // and an fma.ftz result that differs: only ftzFma goes
+    out[at + FTZ_AT + 3] = 0x00800000; // and an fma.ftz result that differs: only ftzFma goes
     expect(readFloatProbe(probe, out).ftzFma).toBe(false);
   });
   it('refuses canonical NaNs when a NaN result keeps its payload', () => {
@@ -63,6 +66,9 @@ describe('reading the float probe', () => {
     const at = probe.input.length + 11 * words + 8; // vector 11, rsqrt
     out[at] ^= 1;
     expect(readFloatProbe(probe, out).approx).toEqual(['ex2', 'lg2', 'sin', 'cos', 'tanh']);
+    expect(readFloatProbe(probe, out).approxFtz).toHaveLength(6);
+    out[probe.input.length + 11 * words + FTZ_AT + 4] ^= 1; // and rsqrt of the flushed operand
+    expect(readFloatProbe(probe, out).approxFtz).toEqual(['ex2', 'lg2', 'sin', 'cos', 'tanh']);
   });
 });
 
