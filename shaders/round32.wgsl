@@ -226,13 +226,23 @@ fn fr_absneg(u: u32, neg: bool, fb: u32, eb: u32) -> u32 {
   return select(u & (sign - 1u), u ^ sign, neg);
 }
 
-// mul.ftz/fma.ftz results: NVIDIA detects tininess before rounding, so a product that rounds up
-// to the least normal from below flushes too (`r` in the (fb, eb) format, a b c as f32 bits).
+// mul.ftz/fma.ftz results: NVIDIA detects tininess before rounding in IEEE 754's sense: the
+// result rounded to the format's precision as though the exponent range were unbounded is below
+// the least normal. So a result that rounds up to the least normal only on the subnormal grid
+// flushes, and one that reaches it at full precision stays (an H100's fma.rn.ftz keeps
+// 2^-126 - 2^-252, natively in CUDA and through Vulkan). Doubling the smaller factor (and the
+// addend) moves the result into the normal range, where the format's own rounding is the
+// unbounded one: tiny when that is below twice the least normal. `r` is in the (fb, eb)
+// format, a b c are f32 bits (normal or zero after .ftz).
+fn fr_double(u: u32) -> u32 { return select(u + 0x00800000u, u, (u & 0x7f800000u) == 0u); }
 fn fr_tiny(r: u32, a: u32, b: u32, c: u32, is_fma: bool, fb: u32, eb: u32) -> u32 {
   let sign = 1u << (fb + eb);
   if ((r & (sign - 1u)) != (1u << fb)) { return r; }
-  let rz = select(fr_mul(a, b, 1u, fb, eb), fr_fma(a, b, c, 1u, fb, eb), is_fma);
-  return select(r, r & sign, (rz & (sign - 1u)) < (1u << fb));
+  let a_larger = (a & 0x7f800000u) > (b & 0x7f800000u);
+  let x = fr_double(select(a, b, a_larger));
+  let y = select(b, a, a_larger);
+  let r2 = select(fr_mul(x, y, 0u, fb, eb), fr_fma(x, y, fr_double(c), 0u, fb, eb), is_fma);
+  return select(r, r & sign, (r2 & (sign - 1u)) < (2u << fb));
 }
 
 // .relu (negative to +0, NaN canonical) and .satfinite (infinities to MAX_NORM) on (fb, eb) bits.

@@ -109,3 +109,15 @@ describe('default-rounded f32 arithmetic on this device', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('tininess of .ftz results', () => {
+  // Recorded natively with CUDA on an H100 (2026-11-25, scratch probe of fma.rn.ftz.f32 over the
+  // float probe's 2082 operand pairs: CUDA and Dawn/Vulkan agreed on all of them): the exact
+  // 2^-126 - 2^-252 rounds to 2^-126 at 24 bits, so it is not tiny and is not flushed.
+  it('fma.rn.ftz.f32 keeps a result that reaches the least normal at full precision', async () => {
+    const corner = [0x00800000n, 0x80800000n, 0x00800000n];
+    const negated = [0x80800000n, 0x80800000n, 0x80800000n];
+    const outs = await runForms([{ form: form('fma.rn.ftz.f32 %d0, %a0, %a1, %a2;', ['f32', 'f32', 'f32'], ['f32']), inputs: corner.map((c, k) => [c, negated[k] as bigint]) }]);
+    expect(outs[0]?.[0]).toEqual([0x00800000n, 0x80800000n]);
+  });
+});
