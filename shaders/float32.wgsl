@@ -51,11 +51,21 @@ fn f32r_minmax(a0: u32, b0: u32, is_max: bool, nan: bool, xorsign: bool) -> u32 
 fn f32r_sat(u: u32) -> u32 { return select(min(u, 0x3f800000u), 0u, ((u >> 31u) != 0u) | f32r_isnan(u)); }
 
 // .approx functions: the WGSL built-in for finite arguments, PTX's results for the special ones.
+// A subnormal argument is scaled by 2^64 in integers first (m * 2^-149 = f32(m) * 2^-85 exactly):
+// a device may flush it on its way into the built-in (NVIDIA's Vulkan driver does).
 fn f32r_rsqrt(u: u32) -> u32 {
   if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
   if ((u & 0x7fffffffu) == 0u) { return u | 0x7f800000u; }
   if (u == 0x7f800000u) { return 0u; }
+  if (u < 0x800000u) { return f32r_canon(inverseSqrt(f32(u) * 0x1p-85f) * 0x1p32f); }
   return f32r_canon(inverseSqrt(bitcast<f32>(u)));
+}
+// sqrt.approx: NaN for every negative argument (-0 excepted), subnormals scaled as for rsqrt.
+fn f32r_sqrt_approx(u: u32) -> u32 {
+  if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
+  if ((u & 0x7fffffffu) == 0u) { return u; }
+  if (u < 0x800000u) { return f32r_canon(sqrt(f32(u) * 0x1p-85f) * 0x1p-32f); }
+  return f32r_canon(sqrt(bitcast<f32>(u)));
 }
 fn f32r_lg2(u: u32) -> u32 {
   if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }

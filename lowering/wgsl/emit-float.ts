@@ -166,7 +166,7 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
   let e: string;
   switch (i.kind) {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
-    case 'sqrt': e = i.rounding === 'approx' ? canonical(cx, `sqrt(bitcast<f32>(${u}))`) : cx.call('f32r_sqrt', u, rm); break;
+    case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_sqrt_approx', u) : cx.call('f32r_sqrt', u, rm); break;
     case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
     case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u), i.ftz); break;
     case 'sin': e = approx(cx, 'sin', u, () => cx.call('f32r_sincos', u, 'false')); break;
