@@ -33,9 +33,11 @@ export interface ContextOptions {
    * f32 arithmetic: `probe` (default) asks the device once which operations its own WGSL
    * arithmetic computes exactly as PTX does (subnormals, NaN bits, the `.approx` functions'
    * bits) and uses those natively; `emulated` always takes the exact helpers (the results are
-   * the same; this is for tests and for comparing speed).
+   * the same; this is for tests and for comparing speed); `ftz` probes and also compiles f32
+   * arithmetic as nvcc's `-ftz=true` would have (subnormals flushed: results change, so only on
+   * request; on a device that flushes anyway, NVIDIA's, plain PTX then runs natively).
    */
-  readonly float?: 'probe' | 'emulated';
+  readonly float?: 'probe' | 'emulated' | 'ftz';
 }
 
 export class Context implements LaunchEnv {
@@ -54,6 +56,8 @@ export class Context implements LaunchEnv {
     readonly subgroups: ReliableSubgroups | undefined = undefined,
     /** f32 operations this device computes natively exactly as PTX does (probeNativeFloat). */
     readonly nativeFloat: NativeFloat | undefined = undefined,
+    /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
+    readonly flushSubnormals = false,
   ) {
     this.monitor = new DeviceMonitor(device);
     this.memory = new AllocationTable(device);
@@ -155,6 +159,7 @@ export async function createContextWith(compiler: RuntimeCompiler, options: Cont
   const device = options.device ?? (await getDefaultDevice());
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
-  const nativeFloat = (options.float ?? 'probe') === 'probe' && compiler.floatProbe ? await probeNativeFloat(device, compiler.floatProbe) : undefined;
-  return new Context(device, compiler.compileModule, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat);
+  const float = options.float ?? 'probe';
+  const nativeFloat = float !== 'emulated' && compiler.floatProbe ? await probeNativeFloat(device, compiler.floatProbe) : undefined;
+  return new Context(device, compiler.compileModule, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat, float === 'ftz');
 }

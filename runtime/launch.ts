@@ -31,6 +31,8 @@ export interface LaunchEnv {
   readonly fusedFma: boolean;
   /** f32 operations this device computes natively exactly as PTX does (runtime/probe-float.ts). */
   readonly nativeFloat?: NativeFloat | undefined;
+  /** Compile f32 arithmetic with subnormals flushed (CompileOptions.flushSubnormals). */
+  readonly flushSubnormals?: boolean;
   /** The device's probed subgroups when their layout is consecutive (runtime/probe-subgroups.ts). */
   readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */

@@ -213,6 +213,7 @@ export class Module {
       warpPath,
       fusedFma: this.env.fusedFma,
       ...(this.env.nativeFloat ? { nativeFloat: this.env.nativeFloat } : {}),
+      ...(this.env.flushSubnormals ? { flushSubnormals: true } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
     };
   }

@@ -36,6 +36,13 @@ export interface CompileOptions {
    * the exact helpers.
    */
   readonly nativeFloat?: NativeFloat;
+  /**
+   * Compile f32 arithmetic as nvcc's `-ftz=true` would have emitted it: every f32 add, mul, fma,
+   * min/max, compare and `.approx` function flushes subnormals (pass `flush-subnormals`). Off by
+   * default (it changes results); on a device that flushes anyway it lets plain PTX run on the
+   * device's own arithmetic.
+   */
+  readonly flushSubnormals?: boolean;
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
 }

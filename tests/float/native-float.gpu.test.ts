@@ -3,6 +3,7 @@
 // --use_fast_math, the .sat forms of __saturatef) against the ISA reference on this device,
 // whichever path the probe chose. The probe's reading is tested on outputs that break each fact.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/index.js';
 import { floatProbe, readFloatProbe } from '../../lowering/wgsl/native-float.js';
 import { releaseDefaultDevice, getDefaultDevice } from '../../runtime/device.js';
 import { probeNativeFloat } from '../../runtime/probe-float.js';
@@ -119,5 +120,47 @@ describe('tininess of .ftz results', () => {
     const negated = [0x80800000n, 0x80800000n, 0x80800000n];
     const outs = await runForms([{ form: form('fma.rn.ftz.f32 %d0, %a0, %a1, %a2;', ['f32', 'f32', 'f32'], ['f32']), inputs: corner.map((c, k) => [c, negated[k] as bigint]) }]);
     expect(outs[0]?.[0]).toEqual([0x00800000n, 0x80800000n]);
+  });
+});
+
+describe("createContext({ float: 'ftz' })", () => {
+  // out[i] = a[i] * b[i] + a[i] as nvcc emits it without --use_fast_math (mul.f32, add.f32)
+  const PTX = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry muladd(.param .u64 pa, .param .u64 pb, .param .u64 pout)
+{
+  .reg .b32 %r<2>; .reg .f32 %f<5>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pout];
+  mov.u32 %r1, %tid.x; mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4; ld.global.f32 %f1, [%rd5];
+  add.s64 %rd6, %rd2, %rd4; ld.global.f32 %f2, [%rd6];
+  mul.f32 %f3, %f1, %f2; add.f32 %f4, %f3, %f1;
+  add.s64 %rd7, %rd3, %rd4; st.global.f32 [%rd7], %f4;
+  ret;
+}`;
+  const bits = (xs: number[]): Float32Array => new Float32Array(new Uint32Array(xs).buffer);
+  const run = async (float: 'probe' | 'ftz'): Promise<number[]> => {
+    const ctx = await createContext({ float });
+    try {
+      const fn = ctx.loadModule(PTX).getFunction('muladd');
+      const a = bits([0x00000001, 0x3f800000, 0x00400000, 0x80000003]);
+      const b = bits([0x3f800000, 0x00000002, 0x3f800000, 0x40000000]);
+      const [da, db, dout] = [ctx.malloc(16), ctx.malloc(16), ctx.malloc(16)];
+      ctx.memcpyHtoD(da, a); ctx.memcpyHtoD(db, b); ctx.memcpyHtoD(dout, bits([0xcdcdcdcd, 0xcdcdcdcd, 0xcdcdcdcd, 0xcdcdcdcd]));
+      fn.launch({ grid: 1, block: 4 }, [da, db, dout]);
+      const out = new Uint32Array(4);
+      await ctx.memcpyDtoH(out, dout);
+      return [...out];
+    } finally {
+      ctx.destroy();
+    }
+  };
+  it('keeps subnormals by default and flushes them, as -ftz=true PTX would, on request', async () => {
+    // a*b + a: 2^-149 * 1 + 2^-149 = 2^-148; 1 * 2^-148 + 1 = 1; 2^-127 * 1 + 2^-127 = 2^-126;
+    // -3 * 2^-149 * 2 - 3 * 2^-149 = -9 * 2^-149
+    expect(await run('probe')).toEqual([0x00000002, 0x3f800000, 0x00800000, 0x80000009]);
+    // flushed: subnormal operands are zeros, so 0 * 1 + 0 = 0; 1 * 0 + 1 = 1; 0 + 0; -0 * 0 + -0 = -0
+    expect(await run('ftz')).toEqual([0x00000000, 0x3f800000, 0x00000000, 0x80000000]);
   });
 });
