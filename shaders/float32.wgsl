@@ -96,3 +96,7 @@ fn f32r_tanh(u: u32) -> u32 {
   if ((u & 0x7fffffffu) < 0x39800000u) { return u; }
   return f32r_canon(tanh(x));
 }
+
+// An f32 from its bits through a call, so that no expression of constants holds an infinity or
+// a NaN (WGSL rejects those when the shader is created; emit-data.ts, constant()).
+fn ptx_f32_bits(u: u32) -> f32 { return bitcast<f32>(u); }

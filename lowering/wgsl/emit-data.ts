@@ -12,14 +12,20 @@ import { wgslType } from './types.js';
 
 const hex = (n: bigint): string => `0x${n.toString(16)}u`;
 
-export function constant(t: T.IrType, bits: bigint): string {
+/**
+ * A constant's WGSL text. `call` links a helper (ExprContext.call): infinities and NaNs reach
+ * the shader through `ptx_f32_bits(bits)`, a call, because WGSL evaluates an expression of
+ * constants when the shader is created and rejects a non-finite result (Tint: "value -inf
+ * cannot be represented as 'f32'"), and `-INFINITY` is the first value of every max-reduction.
+ */
+export function constant(t: T.IrType, bits: bigint, call: (name: string, ...args: string[]) => string): string {
   switch (t.kind) {
     case 'pred': return bits ? 'true' : 'false';
     case 'int':
       if (t.bits <= 32) return bits < 10n ? `${bits}u` : hex(bits);
       return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
     case 'float':
-      if (t.bits === 32) return f32Literal(bits);
+      if (t.bits === 32) return (Number(bits) & 0x7f800000) === 0x7f800000 ? call('ptx_f32_bits', hex(bits)) : f32Literal(bits);
       if (t.bits === 64) return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
       return hex(bits); // f16 and bf16 travel as their bits in a u32
     default:

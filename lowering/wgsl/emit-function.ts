@@ -39,7 +39,7 @@ export class FunctionEmitter implements InstContext {
     if (inlined !== undefined) return inlined;
     // Constants only the statement tree uses (converge's flags and states) are inlined too.
     const def = this.fn.defOf(v);
-    return def?.op === 'const' ? constant(def.type, def.bits) : `v${v}`;
+    return def?.op === 'const' ? constant(def.type, def.bits, (n, ...a) => this.call(n, ...a)) : `v${v}`;
   }
 
   typeOf(v: ValueId): import('../../src/ir/types.js').IrType {
@@ -81,7 +81,7 @@ export class FunctionEmitter implements InstContext {
       const def = fn.value(v).def;
       if (def.kind !== 'inst') continue;
       const data = fn.inst(def.inst);
-      if (data.inst.op === 'const') { this.inlined.set(v, constant(data.inst.type, data.inst.bits)); continue; }
+      if (data.inst.op === 'const') { this.inlined.set(v, constant(data.inst.type, data.inst.bits, (n, ...a) => this.call(n, ...a))); continue; }
       const home = data.block;
       const crosses = list.some((u) => (u.kind === 'inst' ? fn.inst(u.inst).block !== home : u.block !== home));
       if (crosses) this.vars.add(v);

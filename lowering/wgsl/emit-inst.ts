@@ -24,8 +24,8 @@ function place(cx: InstContext, inst: InstOf<'load' | 'store' | 'atomic'>): Plac
 }
 
 const EMITTERS: { readonly [K in Op]: Emit<K> } = {
-  const: (_cx, i) => D.constant(i.type, i.bits),
-  undef: (_cx, i) => D.constant(i.type, 0n),
+  const: (cx, i) => D.constant(i.type, i.bits, (n, ...a) => cx.call(n, ...a)),
+  undef: (cx, i) => D.constant(i.type, 0n, (n, ...a) => cx.call(n, ...a)),
   bitcast: D.bitcast,
   extract: D.extract,
   compose: D.compose,

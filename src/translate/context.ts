@@ -106,7 +106,10 @@ export class BuildContext {
         const p = this.read(op.operand, T.pred);
         return this.emit({ op: 'iunary', kind: 'not', type: T.pred, value: p }, op.span);
       }
-      case 'symbol': return this.coerce(this.symbolAddress(op), type, false, op.span);
+      // WARP_SZ: the predefined constant nvcc emits for `warpSize` (32 on every warp path of ours)
+      case 'symbol': return op.name === 'WARP_SZ' && !this.symbols.variables.has(op.name)
+        ? this.coerce(this.constant(T.i32, 32n, op.span), type, false, op.span)
+        : this.coerce(this.symbolAddress(op), type, false, op.span);
       default:
         return this.fail(DiagnosticCode.ParseBadOperand, `operand of kind ${op.kind} is not valid here`, op.span, type);
     }

@@ -25,10 +25,11 @@ import type { E2ECase } from './case-kit.ts';
 import { cases as foundation } from './cases-foundation.ts';
 import { cases as scalar } from './cases-scalar.ts';
 import { cases as warps } from './cases-warps.ts';
+import { cases as realcode } from './cases-realcode.ts';
 
 export type { E2ECase };
 
-export const cases: readonly E2ECase[] = [...foundation, ...scalar, ...warps];
+export const cases: readonly E2ECase[] = [...foundation, ...scalar, ...warps, ...realcode];
 
 // Sanity: names are unique (cheap, runs at import).
 {

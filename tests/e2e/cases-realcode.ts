@@ -1,0 +1,87 @@
+// Kernels written the way CUDA programmers and libraries write them (issue 12): what realistic
+// code hits that single-feature probes did not. Each case names what it covers.
+import { defineCase, poisoned, poisonedCopy, withOutputs, type E2ECase } from './case-kit.ts';
+import { Rng, poison } from './reference.ts';
+
+const cases: E2ECase[] = [];
+
+/** Row inputs: normals around 0 with a spread of magnitudes; row 1 holds -inf and row 2 NaN entries. */
+function rows(rng: Rng, rowCount: number, cols: number): Float32Array {
+  const x = new Float32Array(rowCount * cols);
+  for (let i = 0; i < x.length; i++) x[i] = (rng.unit() * 2 - 1) * (1 + (i % 7));
+  for (let c = 0; c < cols; c += 3) x[cols + c] = -Infinity;
+  for (let c = 5; c < cols; c += 11) x[2 * cols + c] = NaN;
+  return x;
+}
+
+// row_max(in, out, cols): -INFINITY as the identity (nvcc: 0fFF800000, which WGSL cannot hold
+// as a constant), loops counted down from warpSize (WARP_SZ), fmaxf ignoring NaNs. Exact.
+// Row 3 is all -inf, so its maximum is -inf; the last row is all NaN, whose fmaxf is -inf too.
+function rowMax(name: string, rowCount: number, cols: number, block: number): E2ECase {
+  return defineCase({
+    name,
+    ptxFile: 'softmax_rows.ptx',
+    entry: 'row_max',
+    grid: rowCount,
+    block,
+    params: ['in', 'out', 'cols'],
+    build(rng) {
+      const x = rows(rng, rowCount, cols);
+      x.fill(-Infinity, 3 * cols, 4 * cols);
+      x.fill(NaN, (rowCount - 1) * cols, rowCount * cols);
+      const out = poisoned((n) => new Float32Array(n), rowCount, 2);
+      const exp = poisonedCopy(out);
+      for (let r = 0; r < rowCount; r++) {
+        let m = -Infinity;
+        for (let c = 0; c < cols; c++) { const v = x[r * cols + c] as number; if (v > m) m = v; }
+        exp[r] = m;
+      }
+      return withOutputs([x, out, cols], { 1: exp });
+    },
+  });
+}
+cases.push(rowMax('realcode_row_max', 40, 1000, 256), rowMax('realcode_row_max_block96', 9, 333, 96));
+
+// softmax_rows(in, out, cols) (llm.c's shape): -INFINITY max, expf, block sums, 1/sum. expf is
+// within 2 ulp of exp and the sums' order is the kernel's, so outputs are compared to a
+// double-precision reference within 1e-5 relative (a NaN or a wrong row is far outside it).
+function softmax(name: string, rowCount: number, cols: number, block: number): E2ECase {
+  const build = (): { x: Float32Array; out: Float32Array; want: Float64Array } => {
+    const rng = new Rng(name);
+    const x = rows(rng, rowCount, cols).map((v) => (Number.isNaN(v) ? 0.5 : v));
+    const out = poison(new Float32Array(rowCount * cols));
+    const want = new Float64Array(rowCount * cols);
+    for (let r = 0; r < rowCount; r++) {
+      let m = -Infinity;
+      for (let c = 0; c < cols; c++) m = Math.max(m, x[r * cols + c] as number);
+      let s = 0;
+      for (let c = 0; c < cols; c++) s += Math.exp((x[r * cols + c] as number) - m);
+      for (let c = 0; c < cols; c++) want[r * cols + c] = Math.exp((x[r * cols + c] as number) - m) / s;
+    }
+    return { x, out, want };
+  };
+  return {
+    name,
+    ptxFile: 'softmax_rows.ptx',
+    entry: 'softmax_rows',
+    grid: rowCount,
+    block,
+    makeArgs: () => { const { x, out } = build(); return [x, out, cols]; },
+    check(args) {
+      const { x, want } = build();
+      const got = args[1] as Float32Array;
+      const inp = args[0] as Float32Array;
+      if (inp.some((v, i) => !Object.is(v, x[i]))) return `${name}: the input changed`;
+      let bad = 0; let first = '';
+      for (let i = 0; i < want.length; i++) {
+        const w = want[i] as number; const g = got[i] as number;
+        if (!(Math.abs(g - w) <= 1e-5 * w + 1e-30)) { if (!bad++) first = `[${i}] got ${g}, expected ${w}`; }
+      }
+      return bad ? `${name}: ${bad} of ${want.length} outside 1e-5; first ${first}` : null;
+    },
+    expected(args) { (args[1] as Float32Array).set(Float32Array.from(build().want)); },
+  };
+}
+cases.push(softmax('realcode_softmax', 24, 1000, 256), softmax('realcode_softmax_block64', 5, 70, 64));
+
+export { cases };
