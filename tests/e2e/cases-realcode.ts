@@ -84,4 +84,53 @@ function softmax(name: string, rowCount: number, cols: number, block: number): E
 }
 cases.push(softmax('realcode_softmax', 24, 1000, 256), softmax('realcode_softmax_block64', 5, 70, 64));
 
+// layernorm_rows(out, mean, rstd, inp, weight, bias, C) (llm.c's forward kernel): sums of x and
+// x*x through __shfl_xor_sync butterflies and shared memory. Inputs are small integers, so both
+// sums are exact in any order; mean and rstd (rsqrtf, an .approx within 2^-22.9) are compared to
+// a double reference within 1e-5 relative, the outputs within 1e-5 of their magnitude.
+function layernorm(name: string, rowCount: number, C: number, block: number, perWarp = false): E2ECase {
+  const build = (): { args: unknown[]; want: Float64Array[] } => {
+    const rng = new Rng(name);
+    const inp = new Float32Array(rowCount * C).map(() => rng.int(-8, 8));
+    const weight = new Float32Array(C).map(() => rng.int(-4, 4) / 4);
+    const bias = new Float32Array(C).map(() => rng.int(-4, 4) / 8);
+    const out = poison(new Float32Array(rowCount * C));
+    const mean = poison(new Float32Array(rowCount));
+    const rstd = poison(new Float32Array(rowCount));
+    const wantOut = new Float64Array(rowCount * C); const wantMean = new Float64Array(rowCount); const wantRstd = new Float64Array(rowCount);
+    for (let r = 0; r < rowCount; r++) {
+      let s = 0; let s2 = 0;
+      for (let c = 0; c < C; c++) { const v = inp[r * C + c] as number; s += v; s2 += v * v; }
+      const m = s / C; const rs = 1 / Math.sqrt(s2 / C - m * m + 1e-5); // (the warp kernel sums (x - m)^2: the same value)
+      wantMean[r] = m; wantRstd[r] = rs;
+      for (let c = 0; c < C; c++) wantOut[r * C + c] = rs * ((inp[r * C + c] as number) - m) * (weight[c] as number) + (bias[c] as number);
+    }
+    const args = perWarp ? [out, mean, rstd, inp, weight, bias, rowCount, C] : [out, mean, rstd, inp, weight, bias, C];
+    return { args, want: [wantOut, wantMean, wantRstd] };
+  };
+  return {
+    name, ptxFile: 'layernorm_rows.ptx', entry: perWarp ? 'layernorm_warp_rows' : 'layernorm_rows',
+    grid: perWarp ? Math.ceil(rowCount / (block / 32)) : rowCount, block,
+    makeArgs: () => build().args,
+    check(args) {
+      const { want } = build();
+      const problems: string[] = [];
+      ['out', 'mean', 'rstd'].forEach((label, k) => {
+        const got = args[k] as Float32Array; const w = want[k] as Float64Array;
+        let bad = 0; let first = '';
+        for (let i = 0; i < w.length; i++) {
+          const tol = 1e-5 * Math.max(1, Math.abs(w[i] as number));
+          if (!(Math.abs((got[i] as number) - (w[i] as number)) <= tol)) { if (!bad++) first = `[${i}] got ${got[i]}, expected ${w[i]}`; }
+        }
+        if (bad) problems.push(`${name}: ${label}: ${bad} of ${w.length} off; first ${first}`);
+      });
+      return problems.length ? problems.join('\n') : null;
+    },
+    expected(args) { const { want } = build(); [0, 1, 2].forEach((k) => (args[k] as Float32Array).set(Float32Array.from(want[k] as Float64Array))); },
+  };
+}
+cases.push(layernorm('realcode_layernorm', 16, 768, 256), layernorm('realcode_layernorm_block128', 6, 200, 128));
+// one warp per row, 8 rows per block, the last block's extra warps returning before the reductions
+cases.push(layernorm('realcode_layernorm_warp_rows', 21, 768, 256, true), layernorm('realcode_layernorm_warp_rows_one_block', 3, 100, 128, true));
+
 export { cases };
