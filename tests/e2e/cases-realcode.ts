@@ -133,4 +133,30 @@ cases.push(layernorm('realcode_layernorm', 16, 768, 256), layernorm('realcode_la
 // one warp per row, 8 rows per block, the last block's extra warps returning before the reductions
 cases.push(layernorm('realcode_layernorm_warp_rows', 21, 768, 256, true), layernorm('realcode_layernorm_warp_rows_one_block', 3, 100, 128, true));
 
+// counters_u64(values, total, per_class, biggest, n): atomicAdd on unsigned long long from every
+// thread of a large grid onto one word (the sum crosses 2^32), onto four words, and atomicMax.
+// Order-independent, so exact.
+function countersU64(name: string, n: number, block: number): E2ECase {
+  return defineCase({
+    name, ptxFile: 'counters_u64.ptx', entry: 'counters_u64', grid: Math.ceil(n / block), block,
+    params: ['values', 'total', 'per_class', 'biggest', 'n'],
+    build(rng) {
+      const values = new Uint32Array(n).map(() => rng.int(0, 0xffffffff) >>> 0);
+      const total = new BigUint64Array([0xffffff00n]);
+      const perClass = new BigUint64Array([1n, 2n, 3n, 0xffffffffn]);
+      const biggest = new BigUint64Array([5n]);
+      const expTotal = BigUint64Array.from(total); const expClass = BigUint64Array.from(perClass); const expBig = BigUint64Array.from(biggest);
+      for (let i = 0; i < n; i++) {
+        const v = BigInt(values[i] as number) << 8n;
+        expTotal[0] = BigInt.asUintN(64, (expTotal[0] as bigint) + v);
+        expClass[(values[i] as number) % 4] = (expClass[(values[i] as number) % 4] as bigint) + 1n;
+        const m = BigInt.asUintN(64, v * 3n + BigInt(i));
+        if (m > (expBig[0] as bigint)) expBig[0] = m;
+      }
+      return withOutputs([values, total, perClass, biggest, n], { 1: expTotal, 2: expClass, 3: expBig });
+    },
+  });
+}
+cases.push(countersU64('realcode_counters_u64', 100_000, 256), countersU64('realcode_counters_u64_small', 1000, 128));
+
 export { cases };
