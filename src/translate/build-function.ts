@@ -169,7 +169,7 @@ function branchTargets(inst: Ast.Instruction): string[] {
 function translateInstruction(cx: BuildContext, inst: Ast.Instruction, trySeal: (b: BlockId) => void): void {
   const handler = HANDLERS[inst.opcode];
   if (!handler) {
-    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', message: `instruction \`${instructionName(inst)}\` is not supported yet`, span: inst.opcodeSpan });
+    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', message: `instruction \`${instructionName(inst, cx.symbols.text)}\` is not supported yet`, span: inst.opcodeSpan });
     return;
   }
   if (!inst.guard) { handler(cx, inst); return; }
@@ -196,7 +196,10 @@ function translateInstruction(cx: BuildContext, inst: Ast.Instruction, trySeal: 
   void trySeal;
 }
 
-export function instructionName(inst: Ast.Instruction): string {
+/** The instruction's opcode and modifiers as written in `text`, else as the parser kept them. */
+export function instructionName(inst: Ast.Instruction, text?: string): string {
+  const spelled = text?.slice(inst.opcodeSpan.start, inst.opcodeSpan.end);
+  if (spelled && spelled.startsWith(inst.opcode)) return spelled;
   return inst.opcode + (inst.modifiers.extra?.length ? '.' + inst.modifiers.extra.join('.') : '');
 }
 

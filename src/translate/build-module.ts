@@ -40,6 +40,7 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     const params = item.isEntry ? layoutParams(item.params) : [];
     const symbols: ModuleSymbols = {
       addressSize: ast.addressSize,
+      text: source.text,
       kernelParams: new Map(params.map((p, i) => [p.name, i])),
       variables: fnSpaces,
     };

@@ -30,6 +30,8 @@ export interface ModuleSymbols {
   readonly kernelParams: ReadonlyMap<string, number>;
   /** Variables with an address in a memory window, by name. */
   readonly variables: ReadonlyMap<string, MemorySpace>;
+  /** The module's text, to name an instruction as it is written (diagnostics). */
+  readonly text?: string;
 }
 
 export class BuildContext {

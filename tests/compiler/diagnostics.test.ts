@@ -20,6 +20,19 @@ ${body}
 const errorOf = (src: string): PtxError => expectCompileError(src, 'bad.ptx');
 
 describe('compile diagnostics', () => {
+  it('names an unsupported instruction exactly as it is written', () => {
+    const cases: [string, string][] = [
+      ['  .shared .align 16 .b8 s[64];\n  cp.async.cg.shared.global [s], [%rd1], 16;', 'cp.async.cg.shared.global'],
+      ['  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16'],
+      ['  .reg .f32 %f<8>;\n  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];', 'tex.2d.v4.f32.f32'],
+      ['  sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};', 'sust.b.2d.b32.trap'],
+    ];
+    for (const [body, name] of cases) {
+      const e = errorOf(kernel(body));
+      expect(e.message).toContain(`error[L001]: instruction \`${name}\` is not supported yet`);
+    }
+  });
+
   it('rejects kernels that require clusters of more than one CTA', () => {
     const cluster = (directive: string): string => kernel('').replace('.visible .entry k(.param .u64 out)', `.visible .entry k(.param .u64 out) ${directive}`);
     const e = errorOf(cluster('.reqnctapercluster 2, 1, 1'));
