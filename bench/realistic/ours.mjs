@@ -1,0 +1,155 @@
+// ptx-wgsl side of bench/realistic (run.sh): each kernel of specs.json through the runtime on the
+// same PTX and inputs as native.py, its first launch's outputs compared with CUDA's, then timed:
+// end to end (launches with a 4-byte read-back every 1, 10 and 100 launches), the shader alone
+// (the WGSL the runtime launched, dispatched back to back between timestamp queries), and the
+// compile path (transpile, first launch of a fresh module). Prints JSON lines; report.mjs makes
+// the table.
+//   node bench/realistic/ours.mjs <native-dir> [name-filter] [--small]
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createContext, compile } from '../../dist/src/index.js';
+import { packUniforms } from '../../dist/runtime/params.js';
+import { overrideConstants } from '../../dist/runtime/pipeline-cache.js';
+import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
+import { planDispatch } from '../../dist/runtime/grid.js';
+import { timeDispatches } from '../raw-dispatch.mjs';
+
+const [nativeDir = '/tmp/bench-native', only = ''] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const small = process.argv.includes('--small');
+const float = process.argv.find((a) => a.startsWith('--float='))?.slice(8) ?? 'probe';
+const specs = JSON.parse(readFileSync(new URL('./specs.json', import.meta.url), 'utf8')).kernels;
+const ARRAY = { f32: Float32Array, f64: Float64Array, u8: Uint8Array, u32: Uint32Array, u64: BigUint64Array, i32: Int32Array };
+
+function generate(a, n) {
+  const dt = a.in ?? a.inout;
+  if (a.gen === 'index') { const w = new Uint32Array(2 * n); for (let i = 0; i < n; i++) w[2 * i] = i; return new BigUint64Array(w.buffer); }
+  const out = new ARRAY[dt](n);
+  for (let i = 0; i < n; i++) {
+    const h = Math.imul(i, 2654435761) >>> 0;
+    out[i] = dt === 'u8' ? h >>> 24 : (h >>> 9) / 4194304 - 1;
+  }
+  return out;
+}
+
+/** --small: every size scaled down 64x (and grids with them) so the script runs on lavapipe. */
+const shrink = (spec) => {
+  if (!small) return spec;
+  const f = 64;
+  const args = spec.args.map((a) => (a.n ? { ...a, n: Math.max(1, Math.ceil(a.n / f)) } : a));
+  return { ...spec, args, grid: spec.grid.map((g, i) => (i === spec.grid.length - 1 ? Math.max(1, Math.ceil(g / f)) : g)), scalarsScaled: true };
+};
+
+function compare(got, want, tol) {
+  let bad = 0, first = '';
+  const n = Math.min(got.length, want.length);
+  for (let i = 0; i < n; i++) {
+    const g = got[i], w = want[i];
+    const ok = tol === 0 ? Object.is(g, w) || (typeof g === 'number' && Number.isNaN(g) && Number.isNaN(w)) || g === w
+      : Math.abs(Number(g) - Number(w)) <= tol * (Math.abs(Number(w)) + 1e-3);
+    if (!ok && !bad++) first = `[${i}] ours ${g} native ${w}`;
+  }
+  return bad ? `${bad}/${n} differ, first ${first}` : null;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ctx = await createContext({ float });
+const device = ctx.device;
+const results = [];
+for (const [k, spec0] of specs.entries()) {
+  if (only && !spec0.name.includes(only)) continue;
+  const spec = shrink(spec0);
+  const row = { name: spec.name, index: k };
+  const ptrs = [];
+  try {
+    const ptx = readFileSync(spec.ptx, 'utf8');
+    let t0 = performance.now();
+    compile(ptx, { entry: spec.entry, fileName: spec.ptx });
+    row.transpile_ms = performance.now() - t0;
+    const args = [], host = [];
+    for (const a of spec.args) {
+      if (a.n !== undefined) {
+        const arr = a.in || a.inout ? generate(a, a.n) : new ARRAY[a.out](a.n);
+        const p = ctx.malloc(arr.byteLength); ctx.memcpyHtoD(p, arr);
+        ptrs.push(p); args.push(p); host.push(arr);
+      } else {
+        const [t, v] = Object.entries(a)[0];
+        args.push(small && t === 'i32' && v > 4096 ? Math.ceil(v / 64) : v); host.push(null);
+      }
+    }
+    await ctx.synchronize();
+    const shape = { grid: spec.grid, block: spec.block, ...(spec.shared ? { sharedBytes: spec.shared } : {}) };
+    t0 = performance.now();
+    const fn = ctx.loadModule(ptx, { fileName: spec.ptx }).getFunction(spec.entry);
+    const kernel = fn.launch(shape, args);
+    await ctx.synchronize();
+    row.first_launch_ms = performance.now() - t0;
+    row.path = `${kernel.layout.warp?.path ?? '?'}`;
+    // outputs of the first launch against CUDA's
+    const problems = [];
+    for (const [j, a] of spec.args.entries()) {
+      if (!(a.out || a.inout)) continue;
+      const got = new ARRAY[a.out ?? a.inout](a.n);
+      await ctx.memcpyDtoH(got, args[j]);
+      const file = `${nativeDir}/${k}.${j}.bin`;
+      if (!existsSync(file)) { problems.push(`no native output ${file}`); continue; }
+      const buf = readFileSync(file);
+      const want = new ARRAY[a.out ?? a.inout](buf.buffer, buf.byteOffset, buf.byteLength / ARRAY[a.out ?? a.inout].BYTES_PER_ELEMENT);
+      const msg = compare(got, want, spec.tol ?? 0);
+      if (msg) problems.push(`arg ${j}: ${msg}`);
+    }
+    row.match = problems.length ? problems.join('; ') : 'yes';
+    // end to end: a 4-byte read-back every `sync` launches
+    const probe = new Uint8Array(4);
+    const out = args[spec.args.findIndex((a) => a.out || a.inout)];
+    fn.launch(shape, args); t0 = performance.now(); await ctx.memcpyDtoH(probe, out);
+    const single = performance.now() - t0;
+    const total = single > 50 ? 4 : single > 5 ? 20 : 100;
+    row.e2e_ms = {};
+    if (single > 1000) { row.e2e_ms[1] = single; throw Object.assign(new Error('slow'), { slow: true }); } // one launch is the figure
+    for (const sync of [1, 10, 100]) {
+      if (sync > total) continue;
+      const runs = [];
+      for (let r = 0; r < 3; r++) {
+        t0 = performance.now();
+        for (let i = 1; i <= total; i++) { fn.launch(shape, args); if (i % sync === 0) await ctx.memcpyDtoH(probe, out); }
+        runs.push((performance.now() - t0) / total);
+      }
+      row.e2e_ms[sync] = median(runs);
+    }
+    // the shader alone: the launched WGSL, its own buffers (the same inputs), timestamps
+    const raw = [];
+    const module = device.createShaderModule({ code: kernel.wgsl });
+    const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
+    t0 = performance.now();
+    const pipeline = await device.createComputePipelineAsync({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+      compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], spec.shared ?? 0) },
+    });
+    row.pipeline_ms = performance.now() - t0;
+    const g3 = [spec.grid[0], spec.grid[1] ?? 1, spec.grid[2] ?? 1];
+    const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
+    const values = args.map((v, j) => (host[j] ? 0n : v));
+    const u = packUniforms(kernel.layout, { nctaid: g3, dispatchX: plan.x }, values);
+    const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(ub, 0, u); raw.push(ub);
+    const entries = [{ binding: 0, resource: { buffer: ub } }];
+    for (const b of kernel.layout.bindings.filter((x) => x.kind === 'global-slot')) {
+      const h = host[b.param];
+      const gb = device.createBuffer({ size: Math.max(16, Math.ceil(h.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      device.queue.writeBuffer(gb, 0, h.buffer, h.byteOffset, h.byteLength);
+      raw.push(gb); entries.push({ binding: b.binding, resource: { buffer: gb } });
+    }
+    const bg = device.createBindGroup({ layout: bgl, entries });
+    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], Math.max(2, Math.min(20, Math.round(100 / Math.max(single, 1)))), 3);
+    row.shader_ms = t.ms; row.timer = t.timer;
+    raw.forEach((b) => b.destroy());
+  } catch (e) {
+    if (!e?.slow) row.error = String(e?.message ?? e).split('\n').slice(0, 2).join(' ');
+  }
+  for (const p of ptrs) ctx.free(p);
+  await ctx.synchronize().catch(() => {});
+  console.log(JSON.stringify(row));
+  results.push(row);
+}
+writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}.json`, JSON.stringify(results, null, 1));
+ctx.destroy();
+process.exit(0);

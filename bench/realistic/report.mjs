@@ -1,0 +1,44 @@
+// The table of bench/realistic: native.json (native.py) and ours*.json (ours.mjs) of one run, as
+// markdown on stdout; --write-docs replaces the section between the markers in docs/BENCHMARKS.md.
+//   node bench/realistic/report.mjs <dir> [--write-docs]
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+const dir = process.argv[2] ?? '/tmp/bench-native';
+const native = JSON.parse(readFileSync(`${dir}/native.json`, 'utf8'));
+const ours = JSON.parse(readFileSync(`${dir}/ours.json`, 'utf8'));
+const ftz = existsSync(`${dir}/ours-ftz.json`) ? JSON.parse(readFileSync(`${dir}/ours-ftz.json`, 'utf8')) : [];
+const specs = JSON.parse(readFileSync(new URL('./specs.json', import.meta.url), 'utf8')).kernels;
+const f = (x, d = 3) => (x === undefined ? '-' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(d));
+const rows = [];
+const ratios = [];
+for (const o of ours) {
+  const n = native.kernels[o.name] ?? {};
+  const spec = specs[o.index];
+  const e10 = o.e2e_ms?.[10] ?? o.e2e_ms?.[1];
+  const ratio = e10 && n.wall_ms ? e10 / n.wall_ms : undefined;
+  if (ratio) ratios.push(ratio);
+  const rate = (ms) => (!ms ? '-' : spec.bytes ? `${(spec.bytes / ms / 1e6).toFixed(0)} GB/s` : `${(spec.flops / ms / 1e9).toFixed(1)} TFLOP/s`);
+  const z = ftz.find((r) => r.name === o.name);
+  const zr = z?.e2e_ms?.[10] ?? z?.e2e_ms?.[1];
+  rows.push(`| ${o.name} | ${o.error ? `error: ${o.error}` : o.match === 'yes' ? 'yes' : `**no**: ${o.match}`} | ${f(n.gpu_ms)} / ${f(n.wall_ms)} | ${f(o.e2e_ms?.[1])} / ${f(o.e2e_ms?.[10])} / ${f(o.e2e_ms?.[100])} | ${f(o.shader_ms)} | **${ratio ? ratio.toFixed(2) : '-'}** | ${zr && n.wall_ms ? (zr / n.wall_ms).toFixed(2) : '-'} | ${rate(n.gpu_ms)} / ${rate(o.shader_ms)} | ${f(o.transpile_ms, 1)} / ${f(o.pipeline_ms, 1)} / ${f(o.first_launch_ms, 0)} / ${f(n.jit_ms, 1)} | ${o.path ?? '-'} |`);
+}
+const geo = ratios.length ? Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length) : NaN;
+const md = [
+  `Native: ${native.gpu}, CUDA driver ${native.driver}, cupy on the same PTX. Ours: Dawn (npm \`webgpu\` 0.6.2) on NVIDIA's Vulkan driver, default context (float probe on).`,
+  'Times in ms per launch. Native: GPU time (events) / host wall time of back-to-back launches ended by a synchronisation. Ours end to end: a 4-byte read-back every 1 / 10 / 100 launches (slow kernels: fewer launches). Ratio: ours with a read-back every 10 launches / native wall time (lower is better). ftz: the same with `createContext({ float: \'ftz\' })`. Compile: our transpile / pipeline creation / first launch of a fresh module (one execution included) / the CUDA driver\'s JIT of the PTX (cache off).',
+  '',
+  '| kernel | outputs match CUDA | native GPU / wall | ours e2e @1 / @10 / @100 | ours shader | ratio | ratio, ftz mode | native / ours shader rate | compile: transpile / pipeline / first launch / CUDA JIT | warp path |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows,
+  '',
+  `Geometric mean of the ratios: **${geo.toFixed(2)}**.`,
+].join('\n');
+console.log(md);
+if (process.argv.includes('--write-docs')) {
+  const path = new URL('../../docs/BENCHMARKS.md', import.meta.url);
+  const doc = readFileSync(path, 'utf8');
+  const begin = '<!-- bench/realistic:begin -->', end = '<!-- bench/realistic:end -->';
+  const date = new Date().toISOString().slice(0, 10);
+  const section = `${begin}\n### ${date}: \`bash bench/realistic/run.sh\` on the GPU machine\n\n${md}\n${end}`;
+  writeFileSync(path, doc.includes(begin) ? doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), section) : `${doc}\n## Realistic kernels against native CUDA (issue 13)\n\n${section}\n`);
+}

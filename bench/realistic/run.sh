@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Realistic kernels, native CUDA against ptx-wgsl on the same PTX and inputs, in one run on the GPU
+# machine (after `npm run build` here, carrying .gpu and dist):
+#   source .gpu/remote.sh && bash bench/realistic/run.sh [name-filter]
+# Writes the table to $OUT/realistic.md (when $OUT is set) and to docs/BENCHMARKS.md of the tree.
+set -euo pipefail
+dir=/tmp/bench-realistic; rm -rf "$dir"; mkdir -p "$dir"
+CUDA_CACHE_DISABLE=1 python3 bench/realistic/native.py "$dir" "${1:-}"
+node bench/realistic/ours.mjs "$dir" "${1:-}" 2>&1 | grep -v '^Warning: max'
+node bench/realistic/ours.mjs "$dir" "${1:-}" --float=ftz 2>&1 | grep -v '^Warning: max'
+node bench/realistic/report.mjs "$dir" --write-docs | tee "${OUT:-$dir}/realistic.md"
+cp "$dir"/*.json "${OUT:-$dir}/" 2>/dev/null || true
