@@ -8,6 +8,11 @@ export interface E2ECase {
   grid: number | [number, number?, number?];
   block: number | [number, number?, number?];
   sharedBytes?: number;
+  /**
+   * Outputs are compared within this relative tolerance instead of exactly (results that rest
+   * on .approx functions or a kernel-chosen summation order); the self-tests then corrupt by more.
+   */
+  tolerance?: number;
   makeArgs(): unknown[];
   check(args: unknown[]): string | null;
   /** Self-test helper: overwrites the pointer arguments of `args` (from makeArgs) with the expected post-run contents. */

@@ -5,6 +5,15 @@ import { Rng, poison } from './reference.ts';
 
 const cases: E2ECase[] = [];
 
+/** Outputs within `tol` of a double-precision reference, relative to max(1, |expected|) (the message format of compareArray). */
+function withinTolerance(label: string, got: Float32Array, want: Float64Array, tol: number): string | null {
+  let bad = 0; let first = -1;
+  for (let i = 0; i < want.length; i++) {
+    if (!(Math.abs((got[i] as number) - (want[i] as number)) <= tol * Math.max(1, Math.abs(want[i] as number)))) { if (first < 0) first = i; bad++; }
+  }
+  return bad ? `${label}: ${bad} mismatch${bad === 1 ? '' : 'es'} of ${want.length}; first at [${first}]: got ${got[first]}, expected ${want[first]}` : null;
+}
+
 /** Row inputs: normals around 0 with a spread of magnitudes; row 1 holds -inf and row 2 NaN entries. */
 function rows(rng: Rng, rowCount: number, cols: number): Float32Array {
   const x = new Float32Array(rowCount * cols);
@@ -64,6 +73,7 @@ function softmax(name: string, rowCount: number, cols: number, block: number): E
     name,
     ptxFile: 'softmax_rows.ptx',
     entry: 'softmax_rows',
+    tolerance: 1e-5,
     grid: rowCount,
     block,
     makeArgs: () => { const { x, out } = build(); return [x, out, cols]; },
@@ -71,13 +81,8 @@ function softmax(name: string, rowCount: number, cols: number, block: number): E
       const { x, want } = build();
       const got = args[1] as Float32Array;
       const inp = args[0] as Float32Array;
-      if (inp.some((v, i) => !Object.is(v, x[i]))) return `${name}: the input changed`;
-      let bad = 0; let first = '';
-      for (let i = 0; i < want.length; i++) {
-        const w = want[i] as number; const g = got[i] as number;
-        if (!(Math.abs(g - w) <= 1e-5 * w + 1e-30)) { if (!bad++) first = `[${i}] got ${g}, expected ${w}`; }
-      }
-      return bad ? `${name}: ${bad} of ${want.length} outside 1e-5; first ${first}` : null;
+      if (inp.some((v, i) => !Object.is(v, x[i]))) return `${name}: in: the input changed`;
+      return withinTolerance(`${name}: out`, got, want, 1e-5);
     },
     expected(args) { (args[1] as Float32Array).set(Float32Array.from(build().want)); },
   };
@@ -109,21 +114,21 @@ function layernorm(name: string, rowCount: number, C: number, block: number, per
     return { args, want: [wantOut, wantMean, wantRstd] };
   };
   return {
-    name, ptxFile: 'layernorm_rows.ptx', entry: perWarp ? 'layernorm_warp_rows' : 'layernorm_rows',
+    name, ptxFile: 'layernorm_rows.ptx', entry: perWarp ? 'layernorm_warp_rows' : 'layernorm_rows', tolerance: 1e-5,
     grid: perWarp ? Math.ceil(rowCount / (block / 32)) : rowCount, block,
     makeArgs: () => build().args,
     check(args) {
       const { want } = build();
       const problems: string[] = [];
       ['out', 'mean', 'rstd'].forEach((label, k) => {
-        const got = args[k] as Float32Array; const w = want[k] as Float64Array;
-        let bad = 0; let first = '';
-        for (let i = 0; i < w.length; i++) {
-          const tol = 1e-5 * Math.max(1, Math.abs(w[i] as number));
-          if (!(Math.abs((got[i] as number) - (w[i] as number)) <= tol)) { if (!bad++) first = `[${i}] got ${got[i]}, expected ${w[i]}`; }
-        }
-        if (bad) problems.push(`${name}: ${label}: ${bad} of ${w.length} off; first ${first}`);
+        const msg = withinTolerance(`${name}: ${label}`, args[k] as Float32Array, want[k] as Float64Array, 1e-5);
+        if (msg) problems.push(msg);
       });
+      const inputs = build().args;
+      for (const k of [3, 4, 5]) {
+        const a = args[k] as Float32Array; const b = inputs[k] as Float32Array;
+        if (a.some((v, i) => !Object.is(v, b[i]))) problems.push(`${name}: input ${k} changed`);
+      }
       return problems.length ? problems.join('\n') : null;
     },
     expected(args) { const { want } = build(); [0, 1, 2].forEach((k) => (args[k] as Float32Array).set(Float32Array.from(want[k] as Float64Array))); },
