@@ -47,24 +47,49 @@ export function copyOnDevice(device: GPUDevice, dst: Location, src: Location, by
 }
 
 /** Reads `dst.byteLength` bytes at `loc` into `dst`, after all previously queued work. */
+/**
+ * Small read-back buffers kept per device for reuse: creating a mappable buffer for every
+ * read cost about 0.65 ms on an H100 through NVIDIA's Vulkan driver (a 4-byte memcpyDtoH took
+ * 0.71 ms against 0.05 ms for a reused buffer's mapAsync), and synchronising through a small
+ * read-back is what a launch loop does every few launches. A buffer is taken while in use, so
+ * concurrent reads each get their own.
+ */
+const STAGING_BYTES = 64 * 1024;
+const STAGING_KEPT = 4;
+const idleStaging = new WeakMap<GPUDevice, GPUBuffer[]>();
+
+function takeStaging(device: GPUDevice, size: number): { buffer: GPUBuffer; pooled: boolean } {
+  if (size <= STAGING_BYTES) {
+    const idle = idleStaging.get(device)?.pop();
+    if (idle) return { buffer: idle, pooled: true };
+    return { buffer: device.createBuffer({ size: STAGING_BYTES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, label: 'ptx-wgsl readback' }), pooled: true };
+  }
+  return { buffer: device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, label: 'ptx-wgsl readback' }), pooled: false };
+}
+
+function giveStaging(device: GPUDevice, staging: { buffer: GPUBuffer; pooled: boolean }, reusable: boolean): void {
+  let idle = idleStaging.get(device);
+  if (!idle) idleStaging.set(device, (idle = []));
+  if (staging.pooled && reusable && idle.length < STAGING_KEPT) idle.push(staging.buffer);
+  else staging.buffer.destroy();
+}
+
 export async function readFromDevice(device: GPUDevice, loc: Location, dst: Uint8Array): Promise<void> {
   if (dst.byteLength === 0) return;
   const start = loc.offset - (loc.offset % 4);
   // Allocations are padded to 16 bytes, so the rounded-up end is still inside the GPUBuffer.
   const size = roundUp(loc.offset + dst.byteLength, 4) - start;
-  const staging = device.createBuffer({
-    size,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    label: 'ptx-wgsl readback',
-  });
+  const staging = takeStaging(device, size);
+  let reusable = false;
   try {
     const encoder = device.createCommandEncoder({ label: 'ptx-wgsl memcpyDtoH' });
-    encoder.copyBufferToBuffer(loc.allocation.buffer, start, staging, 0, size);
+    encoder.copyBufferToBuffer(loc.allocation.buffer, start, staging.buffer, 0, size);
     device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    dst.set(new Uint8Array(staging.getMappedRange(), loc.offset - start, dst.byteLength));
-    staging.unmap();
+    await staging.buffer.mapAsync(GPUMapMode.READ, 0, size);
+    dst.set(new Uint8Array(staging.buffer.getMappedRange(0, size), loc.offset - start, dst.byteLength));
+    staging.buffer.unmap();
+    reusable = true;
   } finally {
-    staging.destroy();
+    giveStaging(device, staging, reusable);
   }
 }
