@@ -7,6 +7,7 @@
  * module-unique names (scoped-symbols.ts), so a call passes its arguments through memory
  * that the inliner then shares between caller and callee.
  */
+import { RESERVED_SMEM_BYTES, RESERVED_SMEM_SYMBOL } from './special-registers.js';
 import type * as Ast from '../ptx/ast.js';
 import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../diagnostics/source.js';
@@ -31,6 +32,10 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
   const built = ast.items.filter((item): item is Ast.FunctionDeclaration & { body: readonly Ast.Statement[] } =>
     item.kind === 'function' && !!item.body && (item.isEntry ? only === undefined || item.name === only : reachable.has(item.name)));
   const stackUsers = declareStack(built, variables, spaces, diagnostics);
+  if (source.text.includes('%reserved_smem_offset_')) {
+    variables.push({ name: RESERVED_SMEM_SYMBOL, space: 'shared', size: RESERVED_SMEM_BYTES, align: 16, dynamic: false });
+    spaces.set(RESERVED_SMEM_SYMBOL, 'shared');
+  }
   for (const item of built) {
     if (item.isEntry) checkClusterShape(item, diagnostics);
     const renamed = renameFunctionSymbols(item);

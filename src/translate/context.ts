@@ -15,7 +15,7 @@ import * as T from '../ir/types.js';
 import type { IrType } from '../ir/types.js';
 import type { SsaBuilder, Variable } from './ssa.js';
 import { irTypeOf } from './ptx-types.js';
-import { specialRegister } from './special-registers.js';
+import { RESERVED_SMEM_BYTES, RESERVED_SMEM_SYMBOL, reservedSmemOffset, specialRegister } from './special-registers.js';
 
 export interface Scope {
   readonly parent: Scope | undefined;
@@ -173,9 +173,23 @@ export class BuildContext {
 
   /** A special register (special-registers.ts); L002 for one the IR does not know. */
   private special(op: Ast.SpecialRegisterOperand): ValueId {
+    if (op.name.startsWith('reserved_smem_offset_')) return this.reservedSmem(op);
+    if (op.name === 'envreg') {
+      return this.fail(DiagnosticCode.LowerUnsupportedFeature, `special register %envreg${op.index ?? ''} is not supported: the CUDA driver fills it from its launch environment, which has no WebGPU counterpart and no documented value`, op.span, T.i32);
+    }
     const inst = specialRegister(op);
     if (!inst) return this.fail(DiagnosticCode.LowerUnsupportedFeature, `special register %${op.name} is not supported`, op.span, T.i32);
     return this.emit(inst, op.span);
+  }
+
+  /** `%reserved_smem_offset_*`: offsets in the reserved shared region (special-registers.ts). */
+  private reservedSmem(op: Ast.SpecialRegisterOperand): ValueId {
+    const at = reservedSmemOffset(op.name.slice('reserved_smem_offset_'.length));
+    if (at === undefined) return this.fail(DiagnosticCode.LowerUnsupportedFeature, `special register %${op.name} is not supported`, op.span, T.i32);
+    if (at === 'cap') return this.constant(T.i32, BigInt(RESERVED_SMEM_BYTES), op.span);
+    const base = this.emit({ op: 'address_of', type: T.i32, symbol: RESERVED_SMEM_SYMBOL, space: 'shared' }, op.span);
+    if (at === 0) return base;
+    return this.emit({ op: 'ibinary', kind: 'add', type: T.i32, a: base, b: this.constant(T.i32, BigInt(at), op.span) }, op.span);
   }
 
   private addressWidth(base: Ast.Operand, space: MemorySpace): IrType {

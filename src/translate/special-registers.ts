@@ -17,6 +17,28 @@ const KNOWN: ReadonlySet<string> = new Set<SpecialRegister>([
 
 const WIDE: ReadonlySet<string> = new Set(['clock64', 'globaltimer', 'gridid']);
 
+/**
+ * The shared memory CUDA reserves per block (1 KB on sm_80 and later), which its own libraries
+ * address through `%reserved_smem_offset_*` (cooperative groups' reductions over tiles wider than
+ * a warp keep barrier words and partial sums there). A module that reads those registers gets
+ * this much shared memory as a variable of its own (build-module.ts), so it is laid out with the
+ * kernel's other shared memory. `_0` and `_1` split it in halves (the ISA leaves their layout to
+ * the driver; cooperative groups uses under 300 bytes from `_1`).
+ */
+export const RESERVED_SMEM_SYMBOL = '__ptx_reserved_smem';
+export const RESERVED_SMEM_BYTES = 1024;
+
+/** Byte offset within the reserved region of `%reserved_smem_offset_<which>`; the cap is a size, not an offset. */
+export function reservedSmemOffset(which: string): number | 'cap' | undefined {
+  switch (which) {
+    case 'begin': case '0': case 'reserved': return 0;
+    case '1': return RESERVED_SMEM_BYTES / 2;
+    case 'end': return RESERVED_SMEM_BYTES;
+    case 'cap': return 'cap';
+    default: return undefined;
+  }
+}
+
 /** The `special` instruction reading `op`, or undefined for a register the IR does not know (L002 at the caller). */
 export function specialRegister(op: Ast.SpecialRegisterOperand): InstOf<'special'> | undefined {
   const name = op.name === 'WARP_SZ' ? 'warpsize' : op.name;

@@ -1,6 +1,8 @@
 // Bad input yields PtxError with file:line:col, a code frame, and the instruction named.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
+import { runPtx } from '../../src/index.js';
 import type { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { expectCompileError } from '../helpers/ptx-errors.js';
 
@@ -20,6 +22,20 @@ ${body}
 const errorOf = (src: string): PtxError => expectCompileError(src, 'bad.ptx');
 
 describe('compile diagnostics', () => {
+  it('says why %envreg cannot be read', () => {
+    const e = errorOf(kernel('  mov.u32 %r1, %envreg3;\n  st.global.u32 [%rd1], %r1;'));
+    expect(e.message).toContain('error[L002]: special register %envreg3 is not supported: the CUDA driver fills it from its launch environment');
+  });
+
+  it("gives %reserved_smem_offset_* a reserved shared region of CUDA's 1 KB", async () => {
+    const src = readFileSync(new URL('../kernels/cg_tile_reduce.ptx', import.meta.url), 'utf8');
+    const k = compile(src).kernels[0];
+    expect(k?.layout.staticSharedBytes).toBeGreaterThanOrEqual(1024);
+    const out = new Uint32Array([0xdeadbeef, 0xdeadbeef]);
+    await runPtx(kernel('  mov.u32 %r1, %reserved_smem_offset_cap;\n  mov.u32 %r2, %reserved_smem_offset_end;\n  mov.u32 %r3, %reserved_smem_offset_begin;\n  sub.u32 %r2, %r2, %r3;\n  st.global.v2.u32 [%rd1], {%r1, %r2};'), [out], { grid: 1, block: 1 });
+    expect([...out]).toEqual([1024, 1024]);
+  });
+
   it('names an unsupported instruction exactly as it is written', () => {
     const cases: [string, string][] = [
       ['  .shared .align 16 .b8 s[64];\n  cp.async.cg.shared.global [s], [%rd1], 16;', 'cp.async.cg.shared.global'],

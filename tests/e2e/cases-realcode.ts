@@ -164,4 +164,33 @@ function countersU64(name: string, n: number, block: number): E2ECase {
 }
 cases.push(countersU64('realcode_counters_u64', 100_000, 256), countersU64('realcode_counters_u64_small', 1000, 128));
 
+// tile64_sums(x, sums, maxima, n): cooperative groups' reduce over 64-thread tiles, which goes
+// through the shared memory CUDA reserves per block (%reserved_smem_offset_1) with atomics as
+// barrier words. Integers: exact. Threads past n contribute 0 (and 0 to the maxima).
+function tile64(name: string, n: number, block: number): E2ECase {
+  const grid = Math.ceil(n / block);
+  const tiles = (grid * block) / 64;
+  return defineCase({
+    name, ptxFile: 'cg_tile_reduce.ptx', entry: 'tile64_sums', grid, block,
+    params: ['x', 'sums', 'maxima', 'n'],
+    build(rng) {
+      const x = new Int32Array(n).map(() => rng.int(-1000, 1000));
+      const sums = poisoned((k) => new Int32Array(k), tiles, 1);
+      const maxima = poisoned((k) => new Int32Array(k), tiles, 1);
+      const expSums = poisonedCopy(sums); const expMax = poisonedCopy(maxima);
+      for (let t = 0; t < tiles; t++) {
+        let s = 0; let m = -Infinity;
+        for (let k = t * 64; k < t * 64 + 64; k++) { const v = k < n ? (x[k] as number) : 0; s += v; m = Math.max(m, v); }
+        expSums[t] = s; expMax[t] = m;
+      }
+      return withOutputs([x, sums, maxima, n], { 1: expSums, 2: expMax });
+    },
+  });
+}
+// Not in the host table: the tiles wait for each other's warps by spinning on a shared word, and
+// WebGPU promises no forward progress between invocations; lavapipe runs a workgroup's
+// subgroups one after another between barriers, so the spin never ends there (a hang). Run on
+// the GPU machine by scripts/gpu/realcode-spin.mjs; `spinCases` keeps it defined for that.
+export const spinCases: E2ECase[] = [tile64('realcode_cg_tile64_reduce', 10000, 256), tile64('realcode_cg_tile64_reduce_block128', 1000, 128)];
+
 export { cases };
