@@ -1,5 +1,5 @@
 // The realistic cases that spin-wait across warps (tests/e2e/cases-realcode.ts, spinCases), on
-// the default adapter: on the GPU machine, NVIDIA's Vulkan driver. Not for lavapipe (it hangs).
+// the default adapter. Both hang today (lavapipe and the H100: tests/e2e/cases-realcode.ts says why).
 //   npm run build && node scripts/gpu/realcode-spin.mjs   (there: source .gpu/remote.sh first)
 import { readFileSync } from 'node:fs';
 import { create, globals } from 'webgpu';

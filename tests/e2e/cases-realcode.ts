@@ -187,10 +187,11 @@ function tile64(name: string, n: number, block: number): E2ECase {
     },
   });
 }
-// Not in the host table: the tiles wait for each other's warps by spinning on a shared word, and
-// WebGPU promises no forward progress between invocations; lavapipe runs a workgroup's
-// subgroups one after another between barriers, so the spin never ends there (a hang). Run on
-// the GPU machine by scripts/gpu/realcode-spin.mjs; `spinCases` keeps it defined for that.
+// Not in the host table: the two warps of a tile wait for each other by spinning on a shared
+// word, and WebGPU promises no forward progress between invocations. It hangs today on lavapipe
+// (which runs a workgroup's subgroups one after another between barriers) and on the H100
+// (2026-11-25, scripts/gpu/realcode-spin.mjs: no result in 120 s). Kept defined here as the
+// regression for that work.
 export const spinCases: E2ECase[] = [tile64('realcode_cg_tile64_reduce', 10000, 256), tile64('realcode_cg_tile64_reduce_block128', 1000, 128)];
 
 export { cases };
