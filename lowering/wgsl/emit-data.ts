@@ -28,6 +28,15 @@ export function constant(t: T.IrType, bits: bigint, call: (name: string, ...args
       if (t.bits === 32) return (Number(bits) & 0x7f800000) === 0x7f800000 ? call('ptx_f32_bits', hex(bits)) : f32Literal(bits);
       if (t.bits === 64) return `vec2<u32>(${hex(bits & 0xffffffffn)}, ${hex(bits >> 32n)})`;
       return hex(bits); // f16 and bf16 travel as their bits in a u32
+    case 'vector': {
+      // lanes of up to 32 bits, lane 0 in the low bits (a `mov.b32` of a constant into a
+      // `.v2 .b16` register); wider lanes keep the zero form
+      const eb = T.bitWidth(t.element);
+      if (eb > 32 || t.count > 4 || wgslType(t).startsWith('array')) return `${wgslType(t)}()`;
+      const mask = (1n << BigInt(eb)) - 1n;
+      const lanes = Array.from({ length: t.count }, (_, k) => constant(t.element, (bits >> BigInt(k * eb)) & mask, call));
+      return `${wgslType(t)}(${lanes.join(', ')})`;
+    }
     default:
       return `${wgslType(t)}()`;
   }

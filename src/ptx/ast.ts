@@ -46,6 +46,8 @@ export interface RegisterOperand {
    * video operands, `b3210`/`h10`-style lane selectors and masks on SIMD video operands.
    */
   readonly selector?: string;
+  /** One element of a vector register (`.reg .v4 .u32 v;` then `v.x`): `.x/.y/.z/.w` or `.r/.g/.b/.a`, as its index. */
+  readonly component?: number;
   readonly span: Span;
 }
 

@@ -91,6 +91,16 @@ const registerOrSpecial = alt_sc(specialWithComponent, plainRegister);
 const SELECTOR = /^\.(b[0-7]{1,4}|h[0-3]{1,2})$/;
 const isSelector = (t: PtxToken | undefined): boolean => t?.kind === TokenKind.Dot && SELECTOR.test(t.text);
 
+/** Vector register elements: `.x .y .z .w` and their colour names `.r .g .b .a` (ISA "Vectors"). */
+const COMPONENT: Readonly<Record<string, number>> = { '.x': 0, '.y': 1, '.z': 2, '.w': 3, '.r': 0, '.g': 1, '.b': 2, '.a': 3 };
+const isComponent = (t: PtxToken | undefined): boolean => t?.kind === TokenKind.Dot && t.text in COMPONENT;
+
+/** `%v.x`, `v.w`: one element of a vector register (declared with or without `%`). */
+const componentRegister: P<RegisterOperand> = apply(
+  seq_sc(match((t) => t.kind === TokenKind.Register || t.kind === TokenKind.Ident, 'a vector register'), match(isComponent, 'an element `.x`, `.y`, `.z` or `.w`')),
+  ([r, c], [first, next]) => ({ kind: 'register', name: r.text, component: COMPONENT[c.text] as number, span: spanOf(first, next) }),
+);
+
 /** `%r1.b2`: a video operand with its byte or half selector. */
 const selectedRegister: P<RegisterOperand> = apply(
   seq_sc(registerToken, match(isSelector, 'a byte or half selector')),
@@ -269,6 +279,7 @@ operand.setPattern(
         if (n?.kind === TokenKind.Punct && n.text === '|') return registerOrPair;
         if (n?.kind === TokenKind.Dot && VECTOR_SPECIALS.has(t.text.slice(1))) return specialWithComponent;
         if (isSelector(n)) return selectedRegister;
+        if (isComponent(n) && endsOperand(n?.next)) return componentRegister;
         return plainRegister;
       }
       case TokenKind.Punct:
@@ -282,6 +293,7 @@ operand.setPattern(
         if (t.text === '_') return registerOrPair;
         if (n?.kind === TokenKind.Punct && n.text === '|') return namedPair;
         if (n?.kind === TokenKind.Punct && n.text === '[') return arrayElement;
+        if (isComponent(n) && endsOperand(n?.next)) return componentRegister;
         return endsOperand(n) ? simpleOperand : expression;
       }
       case TokenKind.Integer:

@@ -15,7 +15,7 @@ const space = (s: SpaceRef): string => (s.qualifier ? `${s.space}::${s.qualifier
 export function printOperand(o: Operand): string {
   switch (o.kind) {
     case 'register':
-      return o.selector ? `${o.name}.${o.selector}` : o.name;
+      return o.selector ? `${o.name}.${o.selector}` : o.component !== undefined ? `${o.name}.${'xyzw'[o.component]}` : o.name;
     case 'special':
       return `%${o.name}${o.index ?? ''}${o.component ? '.' + o.component : ''}`;
     case 'integer':

@@ -99,7 +99,11 @@ export class BuildContext {
       case 'register': {
         const variable = this.lookup(op);
         if (!variable) return this.fail(DiagnosticCode.SemaUndefinedRegister, `register \`${op.name}\` is not declared`, op.span, type);
-        return this.coerce(this.ssa.read(variable, this.block, op.span), type, signed, op.span);
+        const whole = this.ssa.read(variable, this.block, op.span);
+        if (op.component === undefined) return this.coerce(whole, type, signed, op.span);
+        const element = this.element(variable.type, op);
+        if (!element) return this.fail(DiagnosticCode.ParseBadOperand, `\`${op.name}\` has no element ${op.component} (it is not a vector register of that length)`, op.span, type);
+        return this.coerce(this.emit({ op: 'extract', type: element, value: whole, index: op.component }, op.span), type, signed, op.span);
       }
       case 'integer': return this.integerLiteral(op.value, type, op.span);
       case 'float': return this.floatLiteral(op, type);
@@ -129,12 +133,32 @@ export class BuildContext {
       this.fail(DiagnosticCode.SemaUndefinedRegister, `register \`${op.name}\` is not declared`, op.span, T.i32);
       return;
     }
+    if (op.component !== undefined) {
+      // one element of a vector register: the others keep their values
+      const element = this.element(variable.type, op);
+      if (!element || variable.type.kind !== 'vector') {
+        this.fail(DiagnosticCode.ParseBadOperand, `\`${op.name}\` has no element ${op.component} (it is not a vector register of that length)`, op.span, T.i32);
+        return;
+      }
+      const whole = this.ssa.read(variable, this.block, op.span);
+      const parts = Array.from({ length: variable.type.count }, (_, k) =>
+        k === op.component ? this.coerce(value, element, signed, op.span) : this.emit({ op: 'extract', type: element, value: whole, index: k }, op.span));
+      this.ssa.write(variable, this.block, this.emit({ op: 'compose', type: variable.type, parts }, op.span));
+      return;
+    }
     this.ssa.write(variable, this.block, this.coerce(value, variable.type, signed, op.span));
+  }
+
+  /** The element type of vector register type `t` when `op`'s component is inside it. */
+  private element(t: IrType, op: Ast.RegisterOperand): IrType | undefined {
+    return t.kind === 'vector' && op.component !== undefined && op.component < t.count ? t.element : undefined;
   }
 
   /** The declared IR type of a destination register, if it is one. */
   registerType(op: Ast.Operand): IrType | undefined {
-    return op.kind === 'register' ? this.lookup(op)?.type : undefined;
+    if (op.kind !== 'register') return undefined;
+    const t = this.lookup(op)?.type;
+    return t && op.component !== undefined ? this.element(t, op) : t;
   }
 
   coerce(v: ValueId, to: IrType, signed: boolean, span: Span): ValueId {

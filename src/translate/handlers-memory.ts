@@ -102,9 +102,10 @@ const st: Handler = (cx, inst) => {
   const src = operand(inst, 1);
   const count = elementCount(src, inst);
   const et = irTypeOf(typeOf(inst));
+  // a brace list, a vector register (`st.v4.u32 [p], v;`), or a scalar
   const value = src.kind === 'vector'
     ? cx.emit({ op: 'compose', type: accessType(inst, count), parts: src.elements.map((e) => cx.read(e, et)) }, inst.span)
-    : cx.read(src, et);
+    : cx.read(src, count > 1 ? accessType(inst, count) : et);
   const address = cx.address(operand(inst, 0), space);
   cx.effect({ op: 'store', type: cx.fn.typeOf(value), space, address, region: null, value }, inst.span);
 };

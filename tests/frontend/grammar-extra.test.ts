@@ -16,6 +16,9 @@ function roundTrip(src: string): void {
 }
 
 const FAMILIES: Record<string, string[]> = {
+  'vector register elements': [
+    'mov.u32 %r1, %v.x;', 'mov.u32 r, v.w;', 'add.u32 %r1, %v.y, %v.z;', 'mov.u32 %v.y, %r1;', 'st.global.b16 [%rd1], x16.y;',
+  ],
   'scalar video': [
     'vadd.s32.u32.s32.sat %r1, %r2.b0, %r3.h1;', 'vadd.s32.u32.s32.sat.add %r1, %r2.b3, %r3.b2, %r4;',
     'vadd.u32.u32.u32 %r1.b1, %r2, %r3, %r4;', 'vsub.s32.s32.s32.min %r1, %r2.h0, %r3, %r4;',
@@ -132,4 +135,14 @@ describe('per-opcode type checking (from the opcode table)', () => {
     'accepted: %s',
     (src) => expect(() => parseInstruction(src)).not.toThrow(),
   );
+});
+
+describe('vector register elements', () => {
+  test('`.x .y .z .w` and `.r .g .b .a` name elements 0..3, with or without `%`', () => {
+    const elements = (src: string) => parseInstruction(src).operands.map((o) => (o.kind === 'register' ? [o.name, o.component] : o.kind));
+    expect(elements('add.u32 %v.x, %v.w, q.b;')).toEqual([['%v', 0], ['%v', 3], ['q', 2]]);
+    expect(elements('mov.u32 a.g, b.a;')).toEqual([['a', 1], ['b', 3]]);
+    // a video selector is not an element
+    expect(parseInstruction('vadd.s32.u32.s32 %r1, %r2.b0, %r3.h1;').operands.map((o) => (o.kind === 'register' ? o.component : o.kind))).toEqual([undefined, undefined, undefined]);
+  });
 });
