@@ -57,3 +57,65 @@ extern "C" __global__ void hash64(const uint64_t* __restrict__ in, uint64_t* __r
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = splitmix64(in[i]);
 }
+
+// Inclusive scan of each 1024-element block: warp scans with __shfl_up_sync, warp totals scanned
+// in shared memory, then added back (the CUB-style block scan).
+extern "C" __global__ void block_scan(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float warp_totals[32];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float v = i < n ? in[i] : 0.0f;
+  for (int d = 1; d < 32; d <<= 1) {
+    float up = __shfl_up_sync(0xffffffff, v, d);
+    if (lane >= d) v += up;
+  }
+  if (lane == 31) warp_totals[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    float t = lane < blockDim.x / 32 ? warp_totals[lane] : 0.0f;
+    for (int d = 1; d < 32; d <<= 1) {
+      float up = __shfl_up_sync(0xffffffff, t, d);
+      if (lane >= d) t += up;
+    }
+    warp_totals[lane] = t;
+  }
+  __syncthreads();
+  if (warp > 0) v += warp_totals[warp - 1];
+  if (i < n) out[i] = v;
+}
+
+// 2D convolution with a 5x5 filter in constant memory, zero outside the image.
+__constant__ float filter5[25];
+extern "C" __global__ void conv2d_5x5(const float* __restrict__ img, float* __restrict__ out, int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float acc = 0.0f;
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx) {
+      const int xx = x + dx, yy = y + dy;
+      const float p = (xx >= 0 && xx < w && yy >= 0 && yy < h) ? img[yy * w + xx] : 0.0f;
+      acc += p * filter5[(dy + 2) * 5 + dx + 2];
+    }
+  out[y * w + x] = acc;
+}
+
+// Monte Carlo estimate of pi: each thread draws `samples` points from its own xorshift128
+// generator, counts hits inside the unit circle, and the block's total goes to one atomicAdd.
+extern "C" __global__ void monte_carlo_pi(unsigned long long* hits, int samples, unsigned seed) {
+  __shared__ unsigned block_hits;
+  if (threadIdx.x == 0) block_hits = 0;
+  __syncthreads();
+  unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned s0 = seed ^ (id * 0x9e3779b9u), s1 = id * 0x85ebca6bu + 1u, s2 = 0xc2b2ae35u ^ id, s3 = 0x27d4eb2fu + id;
+  unsigned count = 0;
+  for (int k = 0; k < samples; ++k) {
+    unsigned t = s0 ^ (s0 << 11); s0 = s1; s1 = s2; s2 = s3; s3 = s3 ^ (s3 >> 19) ^ t ^ (t >> 8);
+    unsigned u = s3;
+    t = s0 ^ (s0 << 11); s0 = s1; s1 = s2; s2 = s3; s3 = s3 ^ (s3 >> 19) ^ t ^ (t >> 8);
+    float x = (u >> 8) * (1.0f / 16777216.0f), y = (s3 >> 8) * (1.0f / 16777216.0f);
+    count += x * x + y * y <= 1.0f;
+  }
+  atomicAdd(&block_hits, count);
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(hits, (unsigned long long)block_hits);
+}

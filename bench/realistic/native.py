@@ -39,6 +39,9 @@ for k, spec in enumerate(specs):
         mod = cp.RawModule(path=spec['ptx'])
         fn = mod.get_function(spec['entry'])
         jit_ms = (time.perf_counter() - t0) * 1e3
+        for sym, values in spec.get('symbols', {}).items():  # cudaMemcpyToSymbol
+            host = np.array(values, dtype=np.float32)
+            mod.get_global(sym).copy_from_host(host.ctypes.data, host.nbytes)
         args, keep = build(spec)
         grid, block, smem = tuple(spec['grid']), tuple(spec['block']), spec.get('shared', 0)
         launch = lambda: fn(grid, block, tuple(args), shared_mem=smem)

@@ -78,7 +78,9 @@ for (const [k, spec0] of specs.entries()) {
     await ctx.synchronize();
     const shape = { grid: spec.grid, block: spec.block, ...(spec.shared ? { sharedBytes: spec.shared } : {}) };
     t0 = performance.now();
-    const fn = ctx.loadModule(ptx, { fileName: spec.ptx }).getFunction(spec.entry);
+    const mod = ctx.loadModule(ptx, { fileName: spec.ptx });
+    for (const [sym, values] of Object.entries(spec.symbols ?? {})) mod.copyToSymbol(sym, new Float32Array(values));
+    const fn = mod.getFunction(spec.entry);
     const kernel = fn.launch(shape, args);
     await ctx.synchronize();
     row.first_launch_ms = performance.now() - t0;
@@ -115,7 +117,9 @@ for (const [k, spec0] of specs.entries()) {
       }
       row.e2e_ms[sync] = median(runs);
     }
-    // the shader alone: the launched WGSL, its own buffers (the same inputs), timestamps
+    // the shader alone: the launched WGSL, its own buffers (the same inputs), timestamps; kernels
+    // that bind module memory (constant filters) are timed end to end only
+    if (kernel.layout.bindings.some((b) => b.kind !== 'launch-params' && b.kind !== 'global-slot')) throw Object.assign(new Error('module memory'), { slow: true });
     const raw = [];
     const module = device.createShaderModule({ code: kernel.wgsl });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });

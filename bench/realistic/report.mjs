@@ -17,7 +17,7 @@ for (const o of ours) {
   const e10 = o.e2e_ms?.[10] ?? o.e2e_ms?.[1];
   const ratio = e10 && n.wall_ms ? e10 / n.wall_ms : undefined;
   if (ratio) ratios.push(ratio);
-  const rate = (ms) => (!ms ? '-' : spec.bytes ? `${(spec.bytes / ms / 1e6).toFixed(0)} GB/s` : `${(spec.flops / ms / 1e9).toFixed(1)} TFLOP/s`);
+  const rate = (ms) => (!ms ? '-' : spec.bytes ? `${(spec.bytes / ms / 1e6).toFixed(0)} GB/s` : spec.flops ? `${(spec.flops / ms / 1e9).toFixed(1)} TFLOP/s` : '-');
   const z = ftz.find((r) => r.name === o.name);
   const zr = z?.e2e_ms?.[10] ?? z?.e2e_ms?.[1];
   rows.push(`| ${o.name} | ${o.error ? `error: ${o.error}` : o.match === 'yes' ? 'yes' : `**no**: ${o.match}`} | ${f(n.gpu_ms)} / ${f(n.wall_ms)} | ${f(o.e2e_ms?.[1])} / ${f(o.e2e_ms?.[10])} / ${f(o.e2e_ms?.[100])} | ${f(o.shader_ms)} | **${ratio ? ratio.toFixed(2) : '-'}** | ${zr && n.wall_ms ? (zr / n.wall_ms).toFixed(2) : '-'} | ${rate(n.gpu_ms)} / ${rate(o.shader_ms)} | ${f(o.transpile_ms, 1)} / ${f(o.pipeline_ms, 1)} / ${f(o.first_launch_ms, 0)} / ${f(n.jit_ms, 1)} | ${o.path ?? '-'} |`);
