@@ -119,7 +119,16 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
   }));
   const dispatch: Stmt = { kind: 'loop', body: [...arms, { kind: 'break' }] };
 
-  const counting = needsCounting(fn);
+  // A plain `bar.sync` waits for every running thread to reach a CTA barrier; warp collectives
+  // (shfl, vote, ...) involve only their warp. Where both are sites, pairing by step would let
+  // threads pass a bar.sync while another warp is still at its shuffles (a block scan whose
+  // warp 0 scans the warp totals read them before they were written), so the barriers count
+  // arrivals exactly then too.
+  const isCtaBarrier = (s: BlockId): boolean => {
+    const x = fn.inst(fn.block(s).insts[0] as never).inst;
+    return x.op === 'barrier' && x.kind !== 'red';
+  };
+  const counting = needsCounting(fn) || (sites.some(isCtaBarrier) && sites.some((s) => !isCtaBarrier(s)));
   const collectives: Stmt[] = [];
   const releases: Stmt[] = [];
   const waitSites: BlockId[] = [];

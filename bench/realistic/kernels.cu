@@ -1,6 +1,6 @@
 // Realistic kernels for the native-vs-ours benchmark (bench/realistic/run.sh), written as CUDA
 // code usually writes them. Kernels the test suite already has (transpose, tiled SGEMM,
-// histogram, softmax, layernorm) are taken from tests/kernels; n-body and the stencil from
+// histogram, softmax, layernorm, block scan) are taken from tests/kernels; n-body and the stencil from
 // bench/float-exactness.
 #include <stdint.h>
 
@@ -56,32 +56,6 @@ __device__ uint64_t splitmix64(uint64_t z) {
 extern "C" __global__ void hash64(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = splitmix64(in[i]);
-}
-
-// Inclusive scan of each 1024-element block: warp scans with __shfl_up_sync, warp totals scanned
-// in shared memory, then added back (the CUB-style block scan).
-extern "C" __global__ void block_scan(const float* __restrict__ in, float* __restrict__ out, int n) {
-  __shared__ float warp_totals[32];
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  float v = i < n ? in[i] : 0.0f;
-  for (int d = 1; d < 32; d <<= 1) {
-    float up = __shfl_up_sync(0xffffffff, v, d);
-    if (lane >= d) v += up;
-  }
-  if (lane == 31) warp_totals[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    float t = lane < blockDim.x / 32 ? warp_totals[lane] : 0.0f;
-    for (int d = 1; d < 32; d <<= 1) {
-      float up = __shfl_up_sync(0xffffffff, t, d);
-      if (lane >= d) t += up;
-    }
-    warp_totals[lane] = t;
-  }
-  __syncthreads();
-  if (warp > 0) v += warp_totals[warp - 1];
-  if (i < n) out[i] = v;
 }
 
 // 2D convolution with a 5x5 filter in constant memory, zero outside the image.

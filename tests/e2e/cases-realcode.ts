@@ -164,6 +164,28 @@ function countersU64(name: string, n: number, block: number): E2ECase {
 }
 cases.push(countersU64('realcode_counters_u64', 100_000, 256), countersU64('realcode_counters_u64_small', 1000, 128));
 
+// block_scan(in, out, n) (CUB-style inclusive block scan): warp scans with __shfl_up_sync, then
+// warp 0 alone scans the warp totals in shared memory between two __syncthreads. On the
+// emulated warp path the other warps used to pass the second barrier while warp 0 was still at
+// its shuffles (lowering/converge-steps.ts). Small integers: exact.
+function blockScan(name: string, n: number, block: number): E2ECase {
+  return defineCase({
+    name, ptxFile: 'block_scan.ptx', entry: 'block_scan', grid: Math.ceil(n / block), block,
+    params: ['in', 'out', 'n'],
+    build(rng) {
+      const x = new Float32Array(n).map(() => rng.int(-4, 4));
+      const out = poisoned((k) => new Float32Array(k), n, 3);
+      const exp = poisonedCopy(out);
+      for (let b = 0; b < n; b += block) {
+        let acc = 0;
+        for (let i = b; i < Math.min(n, b + block); i++) { acc += x[i] as number; exp[i] = acc; }
+      }
+      return withOutputs([x, out, n], { 1: exp });
+    },
+  });
+}
+cases.push(blockScan('realcode_block_scan', 5000, 256), blockScan('realcode_block_scan_block128', 1000, 128));
+
 // tile64_sums(x, sums, maxima, n): cooperative groups' reduce over 64-thread tiles, which goes
 // through the shared memory CUDA reserves per block (%reserved_smem_offset_1) with atomics as
 // barrier words. Integers: exact. Threads past n contribute 0 (and 0 to the maxima).
