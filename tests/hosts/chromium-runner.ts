@@ -68,6 +68,10 @@ export async function serveDir(dir: string): Promise<{ server: Server; origin: s
 
 export async function runInChromium(opts: {
   bundleDir: string;
+  /** The bundle in bundleDir to import (default tests.js; corpus.js runs the corpus). */
+  script?: string;
+  /** More options for the bundle's runAll (JSON-serialisable). */
+  options?: Record<string, unknown>;
   executablePath?: string;
   filter?: string;
   timeoutMs?: number;
@@ -96,9 +100,10 @@ export async function runInChromium(opts: {
     page.setDefaultTimeout(opts.timeoutMs ?? 20 * 60_000);
     // A source string, not a function: vitest/vite rewrites `import()` inside functions.
     const script = `(async () => {
-      const mod = await import(${JSON.stringify(`${origin}/tests.js`)});
-      return mod.runAll({ ...(${JSON.stringify(opts.filter ?? '')} ? { filter: ${JSON.stringify(opts.filter ?? '')} } : {}),
-        log: (l) => void window.__ptxwLog(l) });
+      const mod = await import(${JSON.stringify(`${origin}/${opts.script ?? 'tests.js'}`)});
+      const out = await mod.runAll({ ...(${JSON.stringify(opts.filter ?? '')} ? { filter: ${JSON.stringify(opts.filter ?? '')} } : {}),
+        ...${JSON.stringify(opts.options ?? {})}, log: (l) => void window.__ptxwLog(l) });
+      return { info: out.info, results: out.results };
     })()`;
     const out = (await page.evaluate(script)) as { info: unknown; results: ChromiumRun['results'] };
     return { ...out, log };

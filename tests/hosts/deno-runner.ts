@@ -2,6 +2,8 @@
 // Exit status: 0 when every case passed, 1 when any failed, 2 when the run itself broke.
 //   node scripts/bundle.mjs deno
 //   node scripts/deno.mjs run --allow-read --allow-env tests/hosts/deno-runner.ts [bundle] [--filter=STR] [--json=FILE]
+// The corpus bundle (dist/deno/corpus.js) runs the same way; --expect=ref compares it with its JS
+// references instead of the native recordings, --slow adds the cases marked slow.
 // (tests/hosts/deno.e2e.test.ts does both.) Deno cannot load the NodeNext-style `.js` specifiers of
 // the sources, so this imports the esbuild bundle rather than the TypeScript.
 declare const Deno: {
@@ -23,10 +25,17 @@ const url = bundlePath.startsWith('/') ? `file://${bundlePath}` : new URL(bundle
 const t0 = Date.now();
 try {
   const mod = (await import(url)) as {
-    runAll(o: { filter?: string; log?: (l: string) => void }): Promise<{ info: unknown; results: Result[] }>;
+    runAll(o: { filter?: string; expect?: string; slow?: boolean; log?: (l: string) => void }): Promise<{ info: unknown; results: Result[] }>;
   };
   const filter = flag('filter');
-  const { info, results } = await mod.runAll({ ...(filter ? { filter } : {}), log: (l) => console.log(l) });
+  const expect = flag('expect');
+  const slow = Deno.args.includes('--slow');
+  const { info, results } = await mod.runAll({
+    ...(filter ? { filter } : {}),
+    ...(expect ? { expect } : {}),
+    ...(slow ? { slow } : {}),
+    log: (l) => console.log(l),
+  });
   const failed = results.filter((r) => !r.ok);
   const json = flag('json');
   if (json) Deno.writeTextFileSync(json, JSON.stringify({ host: 'deno', info, results }, null, 2));

@@ -20,3 +20,9 @@ export async function bundleFor(target: 'browser' | 'deno'): Promise<string> {
   const mod = (await import(join(repoRoot, 'scripts', 'bundle.mjs'))) as { bundle(t: string): Promise<string> };
   return mod.bundle(target);
 }
+
+/** Bundles the corpus (tests/corpus/host-entry.ts) for `target`; returns the output file. */
+export async function bundleCorpusFor(target: 'browser' | 'deno'): Promise<string> {
+  const mod = (await import(join(repoRoot, 'scripts', 'bundle.mjs'))) as { bundleCorpus(t: string): Promise<string> };
+  return mod.bundleCorpus(target);
+}
