@@ -15,7 +15,7 @@ offsets, SHA-256 of every generated input, and the runs that failed natively wit
 One failing run never stops the others. --inputs-only prints {case: {buffer: sha256}} as JSON, the
 SHA-256 of every generated buffer and symbol (corpus.test.ts checks TypeScript makes the same).
 """
-import argparse, datetime, gzip, hashlib, json, os, re, sys, tempfile, time
+import argparse, ctypes, datetime, gzip, hashlib, json, os, re, struct, sys, tempfile, time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -139,33 +139,28 @@ def dim3(d):
     return tuple((d + [1, 1, 1])[:3])
 
 
-SCALAR = {'u8': np.uint8, 'f16': np.float16, 'f32': np.float32, 'f64': np.float64, 'i32': np.int32, 'u32': np.uint32,
-          'i64': np.int64, 'u64': np.uint64}
+SCALAR = {'u8': ('<B', 1), 'f16': ('<e', 2), 'f32': ('<f', 4), 'f64': ('<d', 8), 'i32': ('<i', 4),
+          'u32': ('<I', 4), 'i64': ('<q', 8), 'u64': ('<Q', 8)}
 
 
-def leaf(a, dims):
-    (t, v), = a.items()
-    return t, dims[v] if isinstance(v, str) else v
-
-
-def struct_dtype(fields, dims):
-    names, formats = [], []
-    for k, f in enumerate(fields):
-        names.append('f%d' % k)
-        formats.append(struct_dtype(f['struct'], dims)[0] if 'struct' in f else SCALAR[leaf(f, dims)[0]])
-    return np.dtype({'names': names, 'formats': formats}, align=True), names
-
-
-def struct_values(fields, dims):
-    return tuple(struct_values(f['struct'], dims) if 'struct' in f else leaf(f, dims)[1] for f in fields)
-
-
-def scalar_arg(a, dims):
+def pack_scalar(a, dims):
+    """(bytes, alignment) of a scalar argument, structs packed with C alignment (as run.ts does)."""
     if 'struct' in a:
-        dt, _ = struct_dtype(a['struct'], dims)
-        return np.array([struct_values(a['struct'], dims)], dtype=dt)[0]
-    t, v = leaf(a, dims)
-    return SCALAR[t](v)
+        parts = [pack_scalar(f, dims) for f in a['struct']]
+        align = max([1] + [al for _, al in parts])
+        out = b''
+        for data, al in parts:
+            out += b'\0' * (-len(out) % al) + data
+        return out + b'\0' * (-len(out) % align), align
+    (t, v), = a.items()
+    v = dims[v] if isinstance(v, str) else v
+    fmt, size = SCALAR[t]
+    if t == 'f16':
+        return np.array([v], dtype=np.float32).astype(np.float16).tobytes(), 2
+    if t in ('i32', 'u32', 'i64', 'u64', 'u8'):
+        v = int(v) & ((1 << (8 * size)) - 1)
+        fmt = fmt.upper() if fmt[1] in 'iq' else fmt
+    return struct.pack(fmt, v), size
 
 
 # ------------------------------------------------------------------ native runs
@@ -209,8 +204,12 @@ def run_native(cp, c, variant, modules):
     start.record()
     for l in launches:
         fn = mod.get_function(l['entry'])
-        args = tuple(dev[a] if isinstance(a, str) else scalar_arg(a, dims) for a in l['args'])
-        fn(dim3(l['grid']), dim3(l['block']), args, shared_mem=l.get('shared', 0))
+        # Every argument as the bytes cuLaunchKernel copies (device pointers, scalars, packed structs).
+        blobs = [struct.pack('<Q', dev[a].data.ptr) if isinstance(a, str) else pack_scalar(a, dims)[0] for a in l['args']]
+        holders = [ctypes.create_string_buffer(b, len(b)) for b in blobs]
+        params = (ctypes.c_void_p * max(1, len(holders)))(*[ctypes.addressof(h) for h in holders])
+        cp.cuda.driver.launchKernel(fn.ptr, *dim3(l['grid']), *dim3(l['block']), l.get('shared', 0),
+                                    cp.cuda.get_current_stream().ptr, ctypes.addressof(params), 0)
     end.record()
     end.synchronize()
     out = {b['name']: cp.asnumpy(dev[b['name']]).view(NP_TYPES[b['type']]) for b in recorded_buffers(c)}
