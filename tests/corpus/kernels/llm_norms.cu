@@ -1,6 +1,6 @@
 // LayerNorm and RMSNorm over rows of C channels (inputs (N, C), weight and bias (C)), in the
 // shapes GPT-style training code uses: a thread per row, a warp per row, a block per row.
-// variants: sm80 fast
+// variants: sm80
 #include <cuda_runtime.h>
 #include <math.h>
 
