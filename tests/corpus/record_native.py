@@ -5,6 +5,7 @@ PTX with cupy.RawModule, fills the __constant__/__device__ symbols, runs the lau
 writes the checked buffers.
 
     python3 tests/corpus/record_native.py [--out DIR] [--filter STR]   # needs cupy + numpy
+      (with --filter, the runs already in DIR/manifest.json are kept: rerecord a subset)
     python3 tests/corpus/record_native.py --inputs-only > tests/corpus/inputs.sha256.json  # numpy only
 
 Output (default tests/corpus/native/): <run id>.bin.gz per run (its recorded buffers in table order,
@@ -223,14 +224,15 @@ def input_hashes(c):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', default=os.path.join(HERE, 'native'))
-    ap.add_argument('--filter', default='')
+    ap.add_argument('--filter', default='', help='only runs whose id contains one of these comma-separated strings')
     ap.add_argument('--inputs-only', action='store_true')
     opts = ap.parse_args()
     with open(os.path.join(HERE, 'cases.json')) as f:
         table = json.load(f)
-    runs = [r for r in runs_of(table) if opts.filter in r[0]]
+    wanted = lambda name: not opts.filter or any(f in name for f in opts.filter.split(','))
+    runs = [r for r in runs_of(table) if wanted(r[0])]
     if opts.inputs_only:
-        hashes = {c['name']: input_hashes(c) for c in table['cases'] if opts.filter in c['name']}
+        hashes = {c['name']: input_hashes(c) for c in table['cases'] if wanted(c['name'])}
         sys.stdout.write(json.dumps(hashes, indent=1, sort_keys=True) + '\n')
         return
     import cupy as cp
@@ -246,14 +248,23 @@ def main():
         'cupy': cp.__version__, 'numpy': np.__version__,
         'runs': {}, 'failed': {},
     }
-    modules, files = {}, {}
+    manifest_path = os.path.join(opts.out, 'manifest.json')
+    if opts.filter and os.path.exists(manifest_path):  # recording a subset: keep the other runs
+        with open(manifest_path) as f:
+            old = json.load(f)
+        manifest['runs'], manifest['failed'] = old.get('runs', {}), old.get('failed', {})
+    modules = {}
+    files = {}
     t0 = time.time()
     for rid, c, variant in runs:
+        manifest['runs'].pop(rid, None)
+        manifest['failed'].pop(rid, None)
         try:
             out, ms, version = run_native(cp, c, variant, modules)
         except Exception as e:  # one bad run must not lose the others
             manifest['failed'][rid] = ('%s: %s' % (type(e).__name__, e))[:2000]
             print('FAILED', rid, manifest['failed'][rid][:300])
+            write_manifest(manifest_path, manifest)
             continue
         blob, bufs = bytearray(), []
         for b in recorded_buffers(c):
@@ -267,12 +278,22 @@ def main():
                 f.write(bytes(blob))
         manifest['runs'][rid] = {'file': name, 'buffers': bufs, 'inputs': input_hashes(c), 'ms': round(ms, 4),
                                  'ptx_version': version}
+        write_manifest(manifest_path, manifest)  # as we go: a crash keeps what was recorded
         print('recorded %-48s %8d bytes %8.3f ms (PTX %s) -> %s' % (rid, len(blob), ms, version, name))
-    with open(os.path.join(opts.out, 'manifest.json'), 'w') as f:
+    used = {r['file'] for r in manifest['runs'].values()}
+    for f in os.listdir(opts.out):
+        if f.endswith('.bin.gz') and f not in used:
+            os.remove(os.path.join(opts.out, f))
+    total = sum(os.path.getsize(os.path.join(opts.out, f)) for f in used)
+    print('%s: %d runs recorded (%d bytes gzip), %d failed%s, %.1f s' % (
+        manifest['gpu'], len(manifest['runs']), total, len(manifest['failed']),
+        (': ' + ' '.join(sorted(manifest['failed']))) if manifest['failed'] else '', time.time() - t0))
+
+
+def write_manifest(path, manifest):
+    with open(path + '.tmp', 'w') as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
-    total = sum(os.path.getsize(os.path.join(opts.out, f)) for f in set(files.values()))
-    print('%s: %d runs recorded (%d bytes gzip), %d failed, %.1f s' % (
-        manifest['gpu'], len(manifest['runs']), total, len(manifest['failed']), time.time() - t0))
+    os.replace(path + '.tmp', path)
 
 
 if __name__ == '__main__':
