@@ -212,6 +212,7 @@ export class Module {
     return {
       warpPath,
       fusedFma: this.env.fusedFma,
+      ...(device.features.has('subgroups') ? { subgroupOps: true } : {}),
       ...(this.env.nativeFloat ? { nativeFloat: this.env.nativeFloat } : {}),
       ...(this.env.flushSubnormals ? { flushSubnormals: true } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),

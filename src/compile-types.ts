@@ -17,6 +17,11 @@ export interface CompileOptions {
   readonly paramAliases?: readonly (readonly number[])[];
   /** Warp lowering: chosen per device when 'auto' (issue 5). */
   readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
+  /**
+   * The device has WGSL subgroup operations (of any size). 64-bit atomics then serialise per
+   * subgroup instead of per thread (lowering/wgsl/emit-atomic.ts). Default false.
+   */
+  readonly subgroupOps?: boolean;
   /** Subgroup size the device guarantees, when known (32 enables the native warp path). */
   readonly subgroupSize?: number;
   /**

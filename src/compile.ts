@@ -46,6 +46,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       ...(d.maxntid ? { maxntid: d.maxntid } : {}),
       nativeFma: options.fusedFma === true,
       ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
+      ...(options.subgroupOps ? { subgroupOps: true } : {}),
       warp,
     });
     kernels.push(extents.length > 0 ? { ...kernel, layout: { ...kernel.layout, extents } } : kernel);

@@ -10,11 +10,12 @@ import { narrowInt64 } from '../lowering/narrow-int64.js';
 import { structurize } from '../lowering/structurize.js';
 import { converge } from '../lowering/converge.js';
 import { flushSubnormals } from '../lowering/flush-subnormals.js';
+import { contractMulAdd } from '../lowering/contract-mul-add.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
 import { verifyFunction } from './ir/verifier.js';
 
-export const PASSES: readonly Pass[] = [flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, deadCode, structurize, converge];
+export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, deadCode, structurize, converge];
 
 export function runPasses(fn: IrFunction, cx: PassContext): void {
   check(fn, 'ssa-build', false);

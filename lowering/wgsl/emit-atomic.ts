@@ -100,7 +100,7 @@ function rawBits(cx: ExprContext, i: Atomic, v: string): string {
 function atomicOn(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string): string {
   const v = rawBits(cx, i, cx.ref(i.value));
   const bits = T.bitWidth(i.type);
-  if (bits === 64) return locked64(cx, m, i, o, v);
+  if (bits === 64) return cx.subgroupOps ? grouped64(cx, m, i, o, v) : locked64(cx, m, i, o, v);
   const ptr = `&${m.name}[${o} >> 2u]`;
   if (bits === 16) {
     const cmp = i.compare === null ? v : cx.ref(i.compare);
@@ -198,7 +198,9 @@ function locked64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: str
   // spinning invocations: breaking out from inside it lets a SIMT compiler run the spinners'
   // next iteration first and park the holder forever (seen on NVIDIA's Vulkan driver).
   cx.line(`var ${done} = false;`);
-  cx.line(`loop { if (atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) {`);
+  // Test before test-and-set: spinners read the lock word and try the exchange only when it
+  // is free, so a release does not queue behind every waiter's compare-exchange.
+  cx.line(`loop { if (atomicLoad(${lock}) == 0u && atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) {`);
   cx.line(`  ${r} = vec2<u32>(atomicLoad(&${m.name}[${w}]), atomicLoad(&${m.name}[${w} + 1u]));`);
   cx.line(`  let n = ${update64(cx, i, r, v)};`);
   cx.line(`  atomicStore(&${m.name}[${w}], n.x); atomicStore(&${m.name}[${w} + 1u], n.y);`);
@@ -206,6 +208,65 @@ function locked64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: str
   cx.line(`} if (${done}) { break; } }`);
   return r;
 }
+
+/**
+ * A 64-bit atomic with subgroup operations: the lanes of a subgroup that address the same word
+ * form a group, and the group takes the word's lock once. Its first lane reads the word under
+ * the lock; every lane of the group then applies the group's operations in lane order (the
+ * values arrive by subgroupShuffle), keeping the value before its own as its result; the first
+ * lane writes the final value and releases the lock. The group's operations are thus
+ * linearised one after another as if each had taken the lock, so the result is the same as
+ * locked64's for every kind (cas and f64 add included), while a contended word sees one lock
+ * round trip per subgroup instead of one per thread: 100k threads on one counter took seconds
+ * to minutes through per-thread locks on NVIDIA's Vulkan driver.
+ * Only the first lane ever spins, alone, so no lane waits on another lane of its subgroup.
+ */
+function grouped64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: string): string {
+  cx.call(LOCK_MARKERS[m.locks]);
+  cx.call(SUBGROUP_LANE_MARKER);
+  const lock = `&${m.locks}[(${o} >> 3u) & ${ATOMIC_LOCKS[m.locks] - 1}u]`;
+  const w = `(${o} >> 2u)`;
+  const r = cx.temp('old');
+  const done = cx.temp('grouped');
+  const cmp = i.kind === 'cas' ? cx.ref(i.compare ?? i.value) : null;
+  cx.line(`var ${r}: vec2<u32>;`);
+  cx.line(`var ${done} = false;`);
+  cx.line(`loop {`);
+  cx.line(`  if (${o} == subgroupBroadcastFirst(${o})) {`);
+  cx.line(`    let lanes = subgroupBallot(true);`);
+  cx.line(`    let first = subgroupElect();`);
+  cx.line(`    var cur: vec2<u32>;`);
+  cx.line(`    if (first) {`);
+  cx.line(`      loop { if (atomicLoad(${lock}) == 0u && atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) { break; } }`);
+  cx.line(`      cur = vec2<u32>(atomicLoad(&${m.name}[${w}]), atomicLoad(&${m.name}[${w} + 1u]));`);
+  cx.line(`    }`);
+  cx.line(`    cur = subgroupBroadcastFirst(cur);`);
+  cx.line(`    for (var q = 0u; q < 4u; q++) {`);
+  cx.line(`      var rest = lanes[q];`);
+  cx.line(`      loop {`);
+  cx.line(`        if (rest == 0u) { break; }`);
+  cx.line(`        let lane = q * 32u + firstTrailingBit(rest);`);
+  cx.line(`        rest &= rest - 1u;`);
+  cx.line(`        if (lane == ptx_sg_lane) { ${r} = cur; }`);
+  const other = i.kind === 'cas' ? { ...i, compare: null } : i;
+  cx.line(`        let value = subgroupShuffle(${v}, lane);`);
+  if (cmp) cx.line(`        let expected = subgroupShuffle(${cmp}, lane);`);
+  cx.line(`        cur = ${cmp ? `select(cur, value, all(cur == expected))` : update64(cx, other, 'cur', 'value')};`);
+  cx.line(`      }`);
+  cx.line(`    }`);
+  cx.line(`    if (first) {`);
+  cx.line(`      atomicStore(&${m.name}[${w}], cur.x); atomicStore(&${m.name}[${w} + 1u], cur.y);`);
+  cx.line(`      atomicExchange(${lock}, 0u);`);
+  cx.line(`    }`);
+  cx.line(`    ${done} = true;`);
+  cx.line(`  }`);
+  cx.line(`  if (${done}) { break; }`);
+  cx.line(`}`);
+  return r;
+}
+
+/** Library name whose use makes the kernel take `subgroup_invocation_id` into `ptx_sg_lane`. */
+export const SUBGROUP_LANE_MARKER = 'subgroup_lane';
 
 /** Atomics on thread-private (local) memory: plain read-modify-writes. */
 function plainAtomic(cx: ExprContext, p: Place, i: Atomic): string {

@@ -30,7 +30,7 @@ export class FunctionEmitter implements InstContext {
   private readonly inlined = new Map<ValueId, string>();
   private span: Span = { start: 0, end: 0 };
 
-  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean, readonly nativeFloat: NativeFloat = NO_NATIVE_FLOAT) {
+  constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean, readonly nativeFloat: NativeFloat = NO_NATIVE_FLOAT, readonly subgroupOps = false) {
     this.classifyValues();
   }
 

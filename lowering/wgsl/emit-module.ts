@@ -15,7 +15,7 @@ import { linkLibrary } from './library.js';
 import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
-import { atomicLockDeclarations } from './emit-atomic.js';
+import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
 
@@ -72,7 +72,7 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -80,7 +80,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const warp = info.warp ?? { path: 'none', reason: 'the kernel uses no warp-level instructions' };
   warpPaths.set(fn, warp.path);
   const warpDecls = warpDeclarations(warp);
-  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma, info.nativeFloat);
+  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma, info.nativeFloat, info.subgroupOps === true);
   fe.emitBody(structured.body);
 
   const params = paramLayouts(fn, memory);
@@ -89,8 +89,12 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const uniformBytes = Math.ceil((LAUNCH_HEADER_BYTES + paramBytes) / 16) * 16;
   const slotNames = memory.slots.map((_, i) => `ptx_slot${i}`);
   const bindings: BindingLayout[] = [{ kind: 'launch-params', binding: 0 }];
+  // 64-bit atomics grouped by subgroup (emit-atomic.ts) need the subgroup lane id and the
+  // subgroup built-ins outside uniform control flow, whatever the warp path.
+  const laneId = fe.library.has(SUBGROUP_LANE_MARKER);
+  const enables = laneId ? [...new Set([...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'])] : warpDecls.enables;
   const decls: string[] = [
-    ...warpDecls.enables,
+    ...enables,
     `// ptx-wgsl: kernel \`${fn.name}\` from ${sourceName}`,
     'override ptx_ntid_x: u32 = 1u;',
     'override ptx_ntid_y: u32 = 1u;',
@@ -113,17 +117,19 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));
+  if (laneId) decls.push('var<private> ptx_sg_lane: u32;');
 
   const entryPoint = entryPointName(fn.name);
   const body = [
     ['@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)', ...warpDecls.attributes].join(' '),
-    `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>) {`,
+    `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>${laneId ? ', @builtin(subgroup_invocation_id) ptx_sg_lane_in: u32' : ''}) {`,
     '  let ptx_lin = ptx_wid.x + ptx_wid.y * ptx_launch[0].w;',
     '  if (ptx_lin >= ptx_launch[0].x * ptx_launch[0].y * ptx_launch[0].z) { return; }',
     // 1-D grids (the common case) skip the integer divisions.
     '  var ptx_ctaid = vec3<u32>(ptx_lin, 0u, 0u);',
     '  if (ptx_launch[0].y * ptx_launch[0].z != 1u) { ptx_ctaid = vec3<u32>(ptx_lin % ptx_launch[0].x, (ptx_lin / ptx_launch[0].x) % ptx_launch[0].y, ptx_lin / (ptx_launch[0].x * ptx_launch[0].y)); }',
     ...warpDecls.prologue,
+    ...(laneId ? ['  ptx_sg_lane = ptx_sg_lane_in;'] : []),
     ...fe.declarations(),
     ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
     ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
@@ -136,7 +142,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
     dynamicSharedBytes: 0,
-    features: warp.path !== 'subgroups' ? [] : warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : ['subgroups'],
+    features: warp.path === 'subgroups' && warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : warp.path === 'subgroups' || laneId ? ['subgroups'] : [],
     warp,
     ...(fe.trapReasons.size ? { trapReasons: Object.fromEntries(fe.trapReasons) } : {}),
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),

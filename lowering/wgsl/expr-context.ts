@@ -21,6 +21,11 @@ export interface ExprContext {
   readonly nativeFma: boolean;
   /** f32 operations the target computes natively exactly as PTX does (runtime probe). */
   readonly nativeFloat: NativeFloat;
+  /**
+   * Whether the device has WGSL subgroup operations (any size): 64-bit atomics then take their
+   * lock once per subgroup (emit-atomic.ts), independently of the kernel's warp path.
+   */
+  readonly subgroupOps: boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
   unsupported(what: string): string;
 }

@@ -165,8 +165,43 @@ function branchTargets(inst: Ast.Instruction): string[] {
   return list?.kind === 'vector' ? list.elements.flatMap((e) => (e.kind === 'symbol' ? [e.name] : [])) : [];
 }
 
+/**
+ * Registers may be declared without `%` (`.reg .b64 rd<8>; ld.param.u64 rd1, [p];`, as some
+ * hand-written and generated PTX does); the parser cannot tell such a name from a variable or
+ * label, so a symbol operand that names a register in scope becomes that register here.
+ */
+function plainRegisters(cx: BuildContext, inst: Ast.Instruction): Ast.Instruction {
+  let changed = false;
+  const visit = (op: Ast.Operand): Ast.Operand => {
+    switch (op.kind) {
+      case 'symbol': {
+        const reg: Ast.RegisterOperand = { kind: 'register', name: op.name, span: op.span };
+        if (!cx.lookup(reg)) return op;
+        changed = true;
+        return reg;
+      }
+      case 'address': {
+        const base = op.base.kind === 'symbol' ? visit(op.base) : op.base;
+        return base === op.base ? op : { ...op, base: base as Ast.RegisterOperand };
+      }
+      case 'vector': {
+        const elements = op.elements.map(visit);
+        return elements.every((e, k) => e === op.elements[k]) ? op : { ...op, elements };
+      }
+      case 'expression': {
+        const args = op.args.map(visit);
+        return args.every((e, k) => e === op.args[k]) ? op : { ...op, args };
+      }
+      default: return op;
+    }
+  };
+  const operands = inst.operands.map(visit);
+  return changed ? { ...inst, operands } : inst;
+}
+
 /** Guarded instructions with effects become a small diamond; pure ones compute then select. */
-function translateInstruction(cx: BuildContext, inst: Ast.Instruction, trySeal: (b: BlockId) => void): void {
+function translateInstruction(cx: BuildContext, written: Ast.Instruction, trySeal: (b: BlockId) => void): void {
+  const inst = plainRegisters(cx, written);
   const handler = HANDLERS[inst.opcode];
   if (!handler) {
     cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', message: `instruction \`${instructionName(inst, cx.symbols.text)}\` is not supported yet`, span: inst.opcodeSpan });

@@ -37,6 +37,8 @@ function accessType(inst: Ast.Instruction, count: number): IrType {
 function writeLoaded(cx: BuildContext, inst: Ast.Instruction, dst: Ast.Operand, v: ValueId): void {
   const signed = isSigned(typeOf(inst));
   if (dst.kind !== 'vector') { cx.write(dst, v, signed); return; }
+  // `ld.global.b32 { %r }` (Triton writes one-element braces without `.v1`): the scalar itself
+  if (dst.elements.length === 1 && cx.fn.typeOf(v).kind !== 'vector') { cx.write(dst.elements[0] as Ast.Operand, v, signed); return; }
   const et = irTypeOf(typeOf(inst));
   dst.elements.forEach((e, index) => cx.write(e, cx.emit({ op: 'extract', type: et, value: v, index }, inst.span), signed));
 }
@@ -103,7 +105,9 @@ const st: Handler = (cx, inst) => {
   const count = elementCount(src, inst);
   const et = irTypeOf(typeOf(inst));
   // a brace list, a vector register (`st.v4.u32 [p], v;`), or a scalar
-  const value = src.kind === 'vector'
+  const value = src.kind === 'vector' && count === 1 && src.elements.length === 1
+    ? cx.read(src.elements[0] as Ast.Operand, et)
+    : src.kind === 'vector'
     ? cx.emit({ op: 'compose', type: accessType(inst, count), parts: src.elements.map((e) => cx.read(e, et)) }, inst.span)
     : cx.read(src, count > 1 ? accessType(inst, count) : et);
   const address = cx.address(operand(inst, 0), space);

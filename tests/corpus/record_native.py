@@ -209,7 +209,7 @@ def run_native(cp, c, variant, modules):
         blobs = [struct.pack('<Q', dev[a].data.ptr) if isinstance(a, str) else pack_scalar(a, dims)[0] for a in l['args']]
         holders = [ctypes.create_string_buffer(b, len(b)) for b in blobs]
         params = (ctypes.c_void_p * max(1, len(holders)))(*[ctypes.addressof(h) for h in holders])
-        cp.cuda.driver.launchKernel(fn.ptr, *dim3(l['grid']), *dim3(l['block']), l.get('shared', 0),
+        cp.cuda.driver.launchKernel(fn.kernel.ptr, *dim3(l['grid']), *dim3(l['block']), l.get('shared', 0),
                                     cp.cuda.get_current_stream().ptr, ctypes.addressof(params), 0)
     end.record()
     end.synchronize()
