@@ -4,6 +4,7 @@
  */
 import type { Handler } from './handler.js';
 import { cp } from './handlers-async-copy.js';
+import { MATRIX_HANDLERS } from './handlers-matrix.js';
 import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
@@ -38,5 +39,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...MISC_HANDLERS,
   ...VIDEO_HANDLERS,
   cp,
+  ...MATRIX_HANDLERS,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };
