@@ -13,15 +13,15 @@
  *    bytes and zero-fills the rest; `ignore-src` (a predicate) zero-fills everything when true.
  *    The source is read in full even where it is zero-filled (WebGPU's bounds rules make a read
  *    outside a buffer harmless), then masked. Cache hints and prefetch sizes mean nothing here.
- * Other `cp.*` rows (bulk and tensor copies, `cp.async.mbarrier.arrive`, `cp.reduce`) are L002,
- * naming the instruction as written.
+ * Other `cp.*` rows (bulk and tensor copies, `cp.async.mbarrier.arrive`, `cp.reduce`) and other
+ * state spaces are L001, naming the instruction as written; a bad cp-size is L002.
  */
 import type * as Ast from '../ptx/ast.js';
 import type { ValueId } from '../ir/entities.js';
 import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
-import { operand, unsupported } from './handler.js';
+import { notSupported, operand, unsupported } from './handler.js';
 
 /** The optional operands after cp-size: [src-size or ignore-src, cache-policy]. */
 function optionalOperands(cx: BuildContext, inst: Ast.Instruction): { srcSize?: Ast.Operand; ignoreSrc?: Ast.Operand } {
@@ -52,7 +52,7 @@ const copy: Handler = (cx, inst) => {
   const bytes = size.kind === 'integer' ? Number(size.value) : 0;
   const space = m.space;
   if (space?.space !== 'shared' || (space.qualifier !== undefined && space.qualifier !== 'cta') || !(m.extra ?? []).includes('global')) {
-    unsupported(cx, inst, 'is not supported: cp.async copies from `.global` to `.shared{::cta}`');
+    notSupported(cx, inst, 'cp.async copies from `.global` to `.shared{::cta}` only');
     return;
   }
   if (bytes !== 4 && bytes !== 8 && bytes !== 16) { unsupported(cx, inst, 'needs cp-size 4, 8 or 16 (an integer constant)'); return; }
@@ -93,5 +93,5 @@ const BY_MODE: Readonly<Record<string, Handler>> = {
 export const cp: Handler = (cx, inst) => {
   const h = BY_MODE[inst.modifiers.mode ?? ''];
   if (h) h(cx, inst);
-  else unsupported(cx, inst, 'is not supported yet (of the asynchronous copies, only the non-bulk `cp.async` family is)');
+  else notSupported(cx, inst, 'of the asynchronous copies, only the non-bulk `cp.async` family is');
 };

@@ -10,7 +10,7 @@
  * fragment holds the transposed matrix: thread `lane` has rows 2*(lane%4) and +1 of memory at
  * column lane/4, two 2-byte accesses at +2*(lane/4) of the addresses of lanes 8i + 2*(lane%4)
  * and +1. movmatrix.trans exchanges halves between lanes the same way.
- * Other shapes and element types (`.m16n16`, `.m8n16`, `.b8`, sm_100a) are L002.
+ * Other shapes and element types (`.m16n16`, `.m8n16`, `.b8`, sm_100a) are L001, naming the instruction as written.
  */
 import type * as Ast from '../ptx/ast.js';
 import type { ValueId } from '../ir/entities.js';
@@ -18,7 +18,7 @@ import type { MemorySpace } from '../ir/inst.js';
 import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
-import { operand, typeOf, unsupported } from './handler.js';
+import { notSupported, operand, typeOf, unsupported } from './handler.js';
 import { WarpExchange } from './warp-exchange.js';
 
 /** The registers of a `{d0, ...}` operand (a lone register for one). */
@@ -26,17 +26,17 @@ export function registerList(op: Ast.Operand): readonly Ast.Operand[] {
   return op.kind === 'vector' ? op.elements : [op];
 }
 
-/** Checks the `.m8n8 .xN .b16` form; reports L002 and returns 0 otherwise. */
+/** Checks the `.m8n8 .xN .b16` form; reports L001 (another form) or L002 (bad operands) and returns 0 otherwise. */
 function matrixCount(cx: BuildContext, inst: Ast.Instruction, regs: Ast.Operand): number {
   const m = inst.modifiers;
   const count = m.count ?? 0;
   const space = m.space;
   if (m.shape !== 'm8n8' || typeOf(inst) !== 'b16' || (m.extra ?? []).length > 0) {
-    unsupported(cx, inst, 'is not supported: only the `.m8n8` shape with `.b16` elements is');
+    notSupported(cx, inst, 'only the `.m8n8` shape with `.b16` elements is');
   } else if (count !== 1 && count !== 2 && count !== 4) {
     unsupported(cx, inst, 'needs `.x1`, `.x2` or `.x4`');
   } else if (space && (space.space !== 'shared' || (space.qualifier !== undefined && space.qualifier !== 'cta'))) {
-    unsupported(cx, inst, 'is not supported: the matrix lives in `.shared{::cta}` or is addressed generically');
+    notSupported(cx, inst, 'the matrix lives in `.shared{::cta}` or is addressed generically');
   } else if (registerList(regs).length !== count) {
     unsupported(cx, inst, `needs ${count} registers, one per matrix`);
   } else return count;
@@ -122,7 +122,7 @@ const stmatrix: Handler = (cx, inst) => {
 const movmatrix: Handler = (cx, inst) => {
   const m = inst.modifiers;
   if (m.shape !== 'm8n8' || typeOf(inst) !== 'b16' || !m.trans) {
-    unsupported(cx, inst, 'is not supported: only `movmatrix.sync.aligned.m8n8.trans.b16` is');
+    notSupported(cx, inst, 'only `movmatrix.sync.aligned.m8n8.trans.b16` is');
     return;
   }
   const x = new WarpExchange(cx, inst.span);

@@ -23,15 +23,15 @@
  *  - f64: D = fma(a3, b3, fma(a2, b2, fma(a1, b1, fma(a0, b0, C)))), each .rn.
  *  - s8/u8: exact; the products sum into 32 bits (|sum| < 2^22 for k <= 32), then C is added
  *    wrapping modulo 2^32, or with .satfinite clamped to the s32 range.
- * Everything else (other shapes and types, sparse `.sp`, `.kind::`, block scaling) is L002
- * naming the instruction as written.
+ * Everything else (other shapes and types, sparse `.sp`, `.kind::`, block scaling) is L001
+ * naming the instruction as written; a fragment with the wrong register count is L002.
  */
 import type * as Ast from '../ptx/ast.js';
 import type { ValueId } from '../ir/entities.js';
 import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
-import { operand, unsupported } from './handler.js';
+import { notSupported, operand, unsupported } from './handler.js';
 import { packLanes, unpackLanes } from './handlers-float.js';
 import { registerList } from './handlers-matrix.js';
 import { accumulator, mmaShape, sources, type AccumulatorFragment, type MmaInput, type MmaShape, type Source } from './matrix-fragments.js';
@@ -57,22 +57,22 @@ function accumulatorsOk(a: MmaInput, d: string, c: string): boolean {
   return d === 'f32' && c === 'f32';
 }
 
-/** The form of `inst`, or undefined after an L002 saying what is not supported. */
+/** The form of `inst`, or undefined after an L001 saying what is supported. */
 function mmaForm(cx: BuildContext, inst: Ast.Instruction): MmaForm | undefined {
   const m = inst.modifiers;
   const [d, a, b, c] = m.types;
-  const fail = (why: string): undefined => { unsupported(cx, inst, why); return undefined; };
-  if (!m.sync || !m.aligned) return fail('needs `.sync.aligned`');
-  if ((m.extra ?? []).length > 0) return fail('is not supported (sparse, `.kind::` and block-scaled mma are not)');
-  if (m.types.length !== 4 || !a || !b || !d || !c || !INPUTS.has(a) || !INPUTS.has(b)) return fail('is not supported: the inputs are .f16, .bf16, .tf32, .f64, .s8 or .u8');
+  const fail = (note: string): undefined => { notSupported(cx, inst, note); return undefined; };
+  if (!m.sync || !m.aligned) return fail('mma needs `.sync.aligned`');
+  if ((m.extra ?? []).length > 0) return fail('sparse, `.kind::` and block-scaled mma are not');
+  if (m.types.length !== 4 || !a || !b || !d || !c || !INPUTS.has(a) || !INPUTS.has(b)) return fail('mma inputs are .f16, .bf16, .tf32, .f64, .s8 or .u8');
   const int = (t: string): boolean => t === 's8' || t === 'u8';
-  if (a !== b && !(int(a) && int(b))) return fail('needs A and B of the same type');
-  if (m.layouts?.join('.') !== 'row.col') return fail('is not supported: only `.row.col` is');
+  if (a !== b && !(int(a) && int(b))) return fail('A and B of different types are .s8/.u8 only');
+  if (m.layouts?.join('.') !== 'row.col') return fail('only `.row.col` is');
   const shape = m.shape ? mmaShape(m.shape, a as MmaInput) : undefined;
-  if (!shape) return fail(`is not supported: shape .${m.shape ?? '?'} with .${a} inputs`);
-  if (!accumulatorsOk(a as MmaInput, d, c)) return fail(`is not supported: .${a} inputs with .${d} D and .${c} C`);
-  if (m.satfinite && !int(a)) return fail('is not supported: `.satfinite` with floating-point inputs');
-  if (m.rounding !== undefined && a !== 'f64') return fail('takes no rounding modifier with these inputs');
+  if (!shape) return fail(`shape .${m.shape ?? '?'} with .${a} inputs is not`);
+  if (!accumulatorsOk(a as MmaInput, d, c)) return fail(`.${a} inputs with .${d} D and .${c} C are not`);
+  if (m.satfinite && !int(a)) return fail('`.satfinite` with floating-point inputs is not');
+  if (m.rounding !== undefined && a !== 'f64') return fail('a rounding modifier is .f64 only');
   return { shape, a: a as MmaInput, b: b as MmaInput, d: d as MmaForm['d'], c: c as MmaForm['c'], satfinite: !!m.satfinite };
 }
 

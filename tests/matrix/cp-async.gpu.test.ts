@@ -66,9 +66,11 @@ describe('cp.async diagnostics', () => {
     try { compile(wrap(body)); } catch (e) { if (e instanceof PtxError) return e.message; throw e; }
     return '';
   };
-  it('names unsupported cp forms as written (L002)', () => {
+  it('names unsupported cp forms as written (L001), and a bad cp-size (L002)', () => {
     expect(error('cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];'))
-      .toMatch(/L002.*`cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes` is not supported yet/);
+      .toMatch(/L001\]: instruction `cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes` is not supported yet/);
+    expect(error('cp.async.ca.shared::cluster.global [%r1], [%rd1], 4;'))
+      .toMatch(/L001\]: instruction `cp\.async\.ca\.shared::cluster\.global` is not supported yet \(cp\.async copies from `\.global` to `\.shared\{::cta\}` only\)/);
     expect(error('cp.async.cg.shared.global [%r1], [%rd1], 8;')).toMatch(/L002.*`cp\.async\.cg\.shared\.global` has cp-size 16 only/);
   });
   it('compiles the kernel without warp machinery', () => {
