@@ -81,7 +81,12 @@ export function shfl(cx: InstContext, i: InstOf<'shfl'>): string {
   if (nat === undefined) return '0u';
   const fast = nat ? wholeWarpShuffle(cx, i) : undefined;
   if (fast) return fast;
-  const src = cx.call('ptx_shfl_src', `${SHFL_MODE[i.mode]}u`, LANE, cx.ref(i.lane), cx.ref(i.clamp));
+  // A whole-warp indexed shuffle (c = 0x1f: no segments, every lane in range) reads lane b & 31,
+  // as the matrix instructions' exchanges do (src/translate/warp-exchange.ts).
+  const c = constant(cx, i.clamp);
+  const src = i.mode === 'idx' && c !== undefined && (c & 0x1f1f) === 0x1f
+    ? `(${cx.ref(i.lane)} & 31u)`
+    : cx.call('ptx_shfl_src', `${SHFL_MODE[i.mode]}u`, LANE, cx.ref(i.lane), cx.ref(i.clamp));
   return nat ? `subgroupShuffle(${cx.ref(i.value)}, ${src})` : cx.call('ptx_warp_shfl', cx.ref(i.value), src);
 }
 

@@ -17,6 +17,7 @@ import * as T from '../ir/types.js';
 import { BuildContext, irTypeOf, type ModuleSymbols, type Scope } from './context.js';
 import { SsaBuilder, type PendingEdge } from './ssa.js';
 import { HANDLERS } from './handlers.js';
+import { notSupported } from './handler.js';
 
 type Item =
   | { readonly kind: 'label'; readonly name: string; readonly span: Span }
@@ -204,7 +205,7 @@ function translateInstruction(cx: BuildContext, written: Ast.Instruction, trySea
   const inst = plainRegisters(cx, written);
   const handler = HANDLERS[inst.opcode];
   if (!handler) {
-    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedInstruction, severity: 'error', message: `instruction \`${instructionName(inst, cx.symbols.text)}\` is not supported yet`, span: inst.opcodeSpan });
+    notSupported(cx, inst);
     return;
   }
   if (!inst.guard) { handler(cx, inst); return; }
@@ -229,13 +230,6 @@ function translateInstruction(cx: BuildContext, written: Ast.Instruction, trySea
   cx.ssa.seal(join, inst.span);
   cx.block = join;
   void trySeal;
-}
-
-/** The instruction's opcode and modifiers as written in `text`, else as the parser kept them. */
-export function instructionName(inst: Ast.Instruction, text?: string): string {
-  const spelled = text?.slice(inst.opcodeSpan.start, inst.opcodeSpan.end);
-  if (spelled && spelled.startsWith(inst.opcode)) return spelled;
-  return inst.opcode + (inst.modifiers.extra?.length ? '.' + inst.modifiers.extra.join('.') : '');
 }
 
 function translateTerminator(

@@ -3,6 +3,9 @@
  * instruction type (add.s32 vs add.f32) dispatch on it here.
  */
 import type { Handler } from './handler.js';
+import { cp } from './handlers-async-copy.js';
+import { MATRIX_HANDLERS } from './handlers-matrix.js';
+import { mma } from './handlers-mma.js';
 import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
@@ -36,5 +39,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...WARP_HANDLERS,
   ...MISC_HANDLERS,
   ...VIDEO_HANDLERS,
+  cp,
+  ...MATRIX_HANDLERS,
+  mma,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };

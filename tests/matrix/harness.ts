@@ -1,0 +1,59 @@
+// Runs a matrix test kernel (tests/matrix/kernels/*.ptx) through the context API, so the warp
+// path can be forced, with input buffers and poisoned output buffers; reads the outputs back.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createContext, type ContextOptions } from '../../src/api.js';
+
+export const KERNELS = join(import.meta.dirname, 'kernels');
+export const POISON = 0xdeadbeef;
+
+export function kernelSource(ptx: string): string {
+  return readFileSync(join(KERNELS, `${ptx}.ptx`), 'utf8');
+}
+
+export type WarpPath = 'auto' | 'subgroups' | 'emulated';
+
+export interface MatrixRun { readonly outputs: Uint32Array[]; readonly path: string }
+
+/** A scalar kernel argument (u32), after the buffers. */
+export interface Scalar { readonly u32: number }
+
+/**
+ * Launches `kernel` of `ptx` on `grid` x `block` threads with the input words and `outputWords`
+ * poisoned output buffers, passed in the order inputs, outputs, scalars.
+ */
+export async function runMatrixKernel(
+  ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number },
+  inputs: readonly Uint32Array[], outputWords: readonly number[], warpPath: WarpPath,
+  scalars: readonly Scalar[] = [], contextOptions: ContextOptions = {},
+): Promise<MatrixRun> {
+  const c = await createContext(contextOptions);
+  try {
+    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
+    const fn = mod.getFunction(kernel);
+    const ins = inputs.map((w) => { const b = c.malloc(Math.max(4, w.byteLength)); c.memcpyHtoD(b, w); return b; });
+    const outs = outputWords.map((w) => { const b = c.malloc(4 * w); c.memcpyHtoD(b, new Uint32Array(w).fill(POISON)); return b; });
+    const args = [...ins, ...outs, ...scalars.map((s) => s.u32)];
+    const config = { grid: launch.grid, block: launch.block };
+    const compiled = await fn.prepareAsync(config, args);
+    fn.launch(config, args);
+    const outputs = outputWords.map((w) => new Uint32Array(w));
+    for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, outs[i] as never);
+    return { outputs, path: compiled.layout.warp.path };
+  } finally {
+    c.destroy();
+  }
+}
+
+/** Deterministic pseudo-random 32-bit words (xorshift32), the same in record_native.py. */
+export function randomWords(n: number, seed: number): Uint32Array {
+  const out = new Uint32Array(n);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    out[i] = x;
+  }
+  return out;
+}
