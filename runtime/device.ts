@@ -5,6 +5,7 @@
  */
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { deviceError } from './errors.js';
+import type { Logger } from './log.js';
 
 /** Optional features the compiler can use when present. */
 const WANTED_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'subgroup-size-control'];
@@ -79,9 +80,12 @@ export function getDefaultDevice(): Promise<GPUDevice> {
 
 async function createDefaultDevice(): Promise<GPUDevice> {
   const gpu = await getGpu();
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  const failed = (what: string) => (e: unknown): never => {
+    throw deviceError(`${what} failed`, `cause: ${e instanceof Error ? e.message : String(e)}`);
+  };
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(failed('requesting a WebGPU adapter'));
   if (!adapter) throw deviceError('no WebGPU adapter is available on this host');
-  return requestKernelDevice(adapter);
+  return requestKernelDevice(adapter).catch(failed('requesting a WebGPU device'));
 }
 
 /**
@@ -107,12 +111,22 @@ export class DeviceMonitor {
   private pending: Promise<void>[] = [];
   private closed = false;
   private readonly onUncapturedError = (ev: Event): void => {
-    if (!this.closed) this.record(deviceError(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`));
+    if (this.closed) return;
+    const message = `WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`;
+    this.log?.('error', message);
+    this.record(deviceError(message));
   };
 
-  constructor(readonly device: GPUDevice) {
+  constructor(
+    readonly device: GPUDevice,
+    /** Also told of device loss and uncaptured errors as they happen (runtime/log.ts). */
+    readonly log?: Logger,
+  ) {
     void device.lost.then((info) => {
-      if (!this.closed) this.record(deviceError(`the WebGPU device was lost (${info.reason}): ${info.message}`));
+      if (this.closed) return;
+      const message = `the WebGPU device was lost (${info.reason}): ${info.message}`;
+      if (info.reason !== 'destroyed') log?.('error', message);
+      this.record(deviceError(message));
     });
     device.addEventListener('uncapturederror', this.onUncapturedError);
   }
