@@ -89,7 +89,7 @@ describe('ptx-wgsl run', () => {
   });
 });
 
-describe('ptx-wgsl compile, bench, info, conformance', () => {
+describe('ptx-wgsl compile, bench, info', () => {
   it('compile --json gives each kernel\'s WGSL and layout; -o writes the WGSL', () => {
     const r = cli(['compile', 'examples/saxpy.ptx', '--json']);
     expect(r.status).toBe(0);
@@ -130,6 +130,18 @@ describe('ptx-wgsl compile, bench, info, conformance', () => {
     expect(['fused', 'emulated']).toContain(doc.paths['fma']);
     expect(doc.paths['matrices']).toBe('tiled');
     expect(Object.keys(doc.subgroups)).toEqual(['minSize', 'maxSize', 'probedSize', 'consecutive']);
+  });
+});
+
+describe('ptx-wgsl conformance', () => {
+  it('--json gives each family\'s forms, cases and failures against the NVIDIA recording', () => {
+    const r = cli(['conformance', '--only', 'int-lop3', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = json(r);
+    expect(doc).toMatchObject({ command: 'conformance', ok: true, skipped: [] });
+    expect(doc['families']).toEqual([{ name: 'int-lop3', suite: 'int', forms: 3, cases: 96, failedForms: 0, failedCases: 0, approximateForms: 0, failures: [] }]);
+    expect(cli(['conformance', '--only', 'no-such-family']).status).toBe(2);
   });
 });
 

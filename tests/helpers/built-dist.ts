@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/src/cli/main.js');
-const SOURCES = ['src', 'lowering', 'runtime', 'shaders'];
+const SOURCES = ['src', 'lowering', 'runtime', 'shaders', 'tests/conformance', 'scripts'];
+/** What the build writes last: the CLI (tsc), then the conformance data. */
+const BUILT = [CLI, join(ROOT, 'dist/conformance/index.json')];
 const LOCK = join(ROOT, 'dist/.build-lock');
 
 function newestSource(dir: string): number {
@@ -15,7 +17,7 @@ function newestSource(dir: string): number {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
     if (e.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.(ts|wgsl)$/.test(e.name) && e.name !== 'library.generated.ts') newest = Math.max(newest, statSync(path).mtimeMs);
+    else if (e.name !== 'library.generated.ts') newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -23,7 +25,7 @@ function newestSource(dir: string): number {
 function stale(): boolean {
   let built: number;
   try {
-    built = statSync(CLI).mtimeMs;
+    built = Math.min(...BUILT.map((f) => statSync(f).mtimeMs));
   } catch {
     return true;
   }

@@ -73,20 +73,23 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('npm pack', () => {
   it('ships one ESM build with declarations, the CLI, and nothing else', () => {
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js']));
-    expect(files.filter((f) => !/^(dist\/(src|lowering|runtime|shaders)\/.*\.(js|d\.ts)|package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+    expect(files.filter((f) => !/^(dist\/(src|lowering|runtime|shaders)\/.*\.(js|d\.ts)|dist\/conformance\/[\w.-]+\.(json|gz)|package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['dist/conformance/index.json', 'dist/conformance/int-lop3.json.gz', 'dist/conformance/int-lop3.out.bin.gz']));
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/ptx-wgsl/package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     expect(pkg['type']).toBe('module');
     expect(pkg['peerDependenciesMeta']).toEqual({ webgpu: { optional: true } });
     expect(pkg['dependencies']?.['webgpu']).toBeUndefined();
   });
 
-  it('runs a kernel in Node from the installed package, and its CLI prints only results', () => {
+  it('runs a kernel in Node from the installed package; its CLI prints only results and finds the conformance data', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', SMOKE_NODE], { cwd: app, encoding: 'utf8', env: gpuEnv() });
     expect(r.stderr).not.toMatch(/Error/);
     expect(JSON.parse(r.stdout)).toEqual(SAXPY_Y);
     const cli = spawnSync(process.execPath, ['node_modules/ptx-wgsl/dist/src/cli/main.js', 'run', 'saxpy.ptx', '--block', '32', '--arg', 'u32=8', '--arg', 'f32=2', '--arg', 'f32:n=8:linear', '--arg', 'f32:n=8:fill=1', '--json'], { cwd: app, encoding: 'utf8', env: gpuEnv() });
     expect(cli.stderr).toBe('');
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, args: [{}, {}, {}, { values: SAXPY_Y }] });
+    const conformance = spawnSync(process.execPath, ['node_modules/ptx-wgsl/dist/src/cli/main.js', 'conformance', '--only', 'int-lop3', '--json'], { cwd: app, encoding: 'utf8', env: gpuEnv() });
+    expect(JSON.parse(conformance.stdout)).toMatchObject({ ok: true, families: [{ name: 'int-lop3', failedCases: 0 }] });
   });
 
   it('says to install webgpu when Node lacks it (R003)', () => {
