@@ -35,7 +35,6 @@ ${EXIT_HELP}`,
     batch: { type: 'string' },
     bytes: { type: 'string' },
   },
-  device: true,
   async run(values, positionals, io) {
     const input = readLaunchInput(values, positionals, io);
     const iters = parseCount(str(values, 'iters') ?? '20', '--iters');

@@ -15,8 +15,6 @@ export interface Command {
   /** `--help`: usage line(s), then the options. */
   readonly help: string;
   readonly options: Options;
-  /** Opens a WebGPU device: runs in a child process whose stderr is the driver's (supervise.ts). */
-  readonly device: boolean;
   run(values: Values, positionals: readonly string[], io: CliIo): Promise<ExitCode>;
 }
 

@@ -30,7 +30,6 @@ ${EXIT_HELP}`,
     layout: { type: 'boolean' },
     'dump-after': { type: 'string' },
   },
-  device: false,
   async run(values, positionals, io) {
     const file = oneFile(positionals);
     const source = readFileSync(file, 'utf8');

@@ -35,7 +35,6 @@ ${COMMON_HELP}
 {"index", "inputs", "got", "native"}}], "error"}], "skipped": [{"name", "why"}]}.
 ${EXIT_HELP}`,
   options: { ...COMMON, only: { type: 'string', multiple: true } },
-  device: true,
   async run(values, _positionals, io) {
     const index = readIndex();
     if (!index) throw new UsageError('the conformance data is missing (npm run build writes dist/conformance/)');

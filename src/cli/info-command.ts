@@ -29,7 +29,6 @@ ${COMMON_HELP}
 "pinnedSubgroupSize", "fma", "f32": {"addMul", "ftz", "canonicalNaN", "approx"} | null, "matrices"}}.
 ${EXIT_HELP}`,
   options: { ...COMMON },
-  device: true,
   async run(_values, _positionals, io) {
     const ctx = await createContext(io.log ? { log: io.log } : {});
     const info = await deviceInfo(ctx);

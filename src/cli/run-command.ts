@@ -41,7 +41,6 @@ ${EXIT_HELP}`,
     rtol: { type: 'string' },
     time: { type: 'boolean' },
   },
-  device: true,
   async run(values, positionals, io) {
     const input = readLaunchInput(values, positionals, io);
     const outs = parseBufferRefs(values, 'out');
