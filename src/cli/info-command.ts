@@ -26,7 +26,7 @@ ${COMMON_HELP}
 --json prints {"command": "info", "ok", "host", "adapter": {"vendor", "architecture", "device",
 "description", "isFallbackAdapter"}, "features": [...], "limits": {...}, "subgroups": {"minSize",
 "maxSize", "probedSize", "consecutive"}, "paths": {"warps", "warpsReason", "subgroupSize",
-"pinnedSubgroupSize", "fma", "f32": {"addMul", "ftz", "canonicalNaN", "approx"} | null, "matrices"}}.
+"pinnedSubgroupSize", "fma", "f32": {"addMul", "ftz", "ftzFma", "canonicalNaN", "approx", "approxFtz"} | null, "matrices"}}.
 ${EXIT_HELP}`,
   options: { ...COMMON },
   async run(_values, _positionals, io) {
@@ -88,8 +88,8 @@ function warpsReason(device: GPUDevice, ctx: Context, probe: { size: number | un
   return probe.consecutive ? `the device's subgroups have ${probe.size} lanes, not 32` : 'subgroup lanes are not laid out in thread order';
 }
 
-function floatFacts(f: NativeFloat): { addMul: boolean; ftz: boolean; canonicalNaN: boolean; approx: readonly string[] } {
-  return { addMul: f.addMul, ftz: f.ftz, canonicalNaN: f.canonicalNaN, approx: f.approx };
+function floatFacts(f: NativeFloat): NativeFloat {
+  return { addMul: f.addMul, ftz: f.ftz, ftzFma: f.ftzFma, canonicalNaN: f.canonicalNaN, approx: f.approx, approxFtz: f.approxFtz };
 }
 
 function hostName(): string {
@@ -103,7 +103,7 @@ function formatInfo(i: DeviceInfo): string {
   const a = i.adapter;
   const f32 = i.paths.f32;
   const native = f32
-    ? [f32.addMul ? 'add/sub/mul' : '', f32.ftz ? '.ftz arithmetic' : '', f32.canonicalNaN ? 'canonical NaN' : '', ...f32.approx.map((x) => `${x}.approx`)].filter((s) => s)
+    ? [f32.addMul ? 'add/sub/mul' : '', f32.ftz ? '.ftz arithmetic' : '', f32.ftzFma ? 'fma.rn.ftz' : '', f32.canonicalNaN ? 'canonical NaN' : '', ...f32.approx.map((x) => `${x}.approx`), ...f32.approxFtz.map((x) => `${x}.approx.ftz`)].filter((s) => s)
     : [];
   const sg = i.subgroups;
   const lines = [

@@ -130,6 +130,7 @@ describe('ptx-wgsl compile, bench, info', () => {
     expect(['fused', 'emulated']).toContain(doc.paths['fma']);
     expect(doc.paths['matrices']).toBe('tiled');
     expect(Object.keys(doc.subgroups)).toEqual(['minSize', 'maxSize', 'probedSize', 'consecutive']);
+    if (doc.paths['f32'] !== null) expect(Object.keys(doc.paths['f32'] as object)).toEqual(['addMul', 'ftz', 'ftzFma', 'canonicalNaN', 'approx', 'approxFtz']);
   });
 });
 
@@ -157,6 +158,10 @@ describe('exit codes and --help', () => {
     expect(cli(['compile', unsupported]).status).toBe(3);
     expect(cli(['compile', join(tmp, 'missing.ptx')]).status).toBe(2);
     expect(cli(['run', 'examples/saxpy.ptx', '--no-such-option']).status).toBe(2);
+    // Neither --grid nor --block: an error, as in runPtx (one alone makes the other 1).
+    const noShape = cli(['run', ...SAXPY.filter((a, i, all) => !['--grid', '--block'].includes(a) && !['--grid', '--block'].includes(all[i - 1] ?? '')), '--arg', 'f32:n=1000:fill=1']);
+    expect(noShape.status).toBe(2);
+    expect(noShape.stderr).toMatch(/needs --grid and --block/);
     expect(cli(['no-such-command']).status).toBe(2);
     const noDevice = cli(['info', '--json'], { DAWNNODE_BACKEND: 'no-such-backend' });
     expect(noDevice.status).toBe(4);
