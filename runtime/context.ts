@@ -15,6 +15,7 @@ import type { ModuleCompiler, NativeFloat, RuntimeCompiler } from '../src/compil
 import { Module, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { CommandBatch } from './command-batch.js';
+import type { Logger } from './log.js';
 
 export interface ContextOptions {
   /** The device to run on. Default: the host's shared default device. */
@@ -38,6 +39,29 @@ export interface ContextOptions {
    * request; on a device that flushes anyway, NVIDIA's, plain PTX then runs natively).
    */
   readonly float?: 'probe' | 'emulated' | 'ftz';
+  /**
+   * Receives what the driver reports beyond errors: the adapter, device loss and uncaptured
+   * errors as they happen, WGSL compiler warnings (runtime/log.ts). Default: nothing is printed.
+   */
+  readonly log?: Logger;
+}
+
+/**
+ * What a Context is built with: what createContextWith probed on the device and was asked for.
+ * Every field is optional (defaults: no fused fma, no reliable subgroups, every f32 operation
+ * emulated exactly, subnormals kept, nothing logged).
+ */
+export interface ContextSettings {
+  /** Whether WGSL fma() is fused on this device (probeFusedFma). */
+  readonly fusedFma?: boolean;
+  /** The subgroups the compiler may rely on (reliableSubgroups). */
+  readonly subgroups?: ReliableSubgroups | undefined;
+  /** f32 operations this device computes natively exactly as PTX does (probeNativeFloat). */
+  readonly nativeFloat?: NativeFloat | undefined;
+  /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
+  readonly flushSubnormals?: boolean;
+  /** Receives driver messages (ContextOptions.log). */
+  readonly log?: Logger | undefined;
 }
 
 export class Context implements LaunchEnv {
@@ -47,21 +71,27 @@ export class Context implements LaunchEnv {
   readonly batch: CommandBatch;
   private readonly placeholders = new Map<number, GPUBuffer>();
 
+  /** Whether WGSL fma() is fused on this device (probeFusedFma). */
+  readonly fusedFma: boolean;
+  /** The subgroups the compiler may rely on (reliableSubgroups); undefined: none. */
+  readonly subgroups: ReliableSubgroups | undefined;
+  /** f32 operations this device computes natively exactly as PTX does (probeNativeFloat). */
+  readonly nativeFloat: NativeFloat | undefined;
+  /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
+  readonly flushSubnormals: boolean;
+
   constructor(
     readonly device: GPUDevice,
     private readonly compiler: ModuleCompiler,
-    /** Whether WGSL fma() is fused on this device (probeFusedFma). */
-    readonly fusedFma = false,
-    /** The subgroups the compiler may rely on (reliableSubgroups); undefined: none. */
-    readonly subgroups: ReliableSubgroups | undefined = undefined,
-    /** f32 operations this device computes natively exactly as PTX does (probeNativeFloat). */
-    readonly nativeFloat: NativeFloat | undefined = undefined,
-    /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
-    readonly flushSubnormals = false,
+    settings: ContextSettings = {},
   ) {
-    this.monitor = new DeviceMonitor(device);
+    this.fusedFma = settings.fusedFma ?? false;
+    this.subgroups = settings.subgroups;
+    this.nativeFloat = settings.nativeFloat;
+    this.flushSubnormals = settings.flushSubnormals ?? false;
+    this.monitor = new DeviceMonitor(device, settings.log);
     this.memory = new AllocationTable(device);
-    this.pipelines = new PipelineCache(device);
+    this.pipelines = new PipelineCache(device, settings.log);
     this.batch = new CommandBatch(device, this.monitor);
   }
 
@@ -157,9 +187,24 @@ export class Context implements LaunchEnv {
 /** Creates a context with an explicit compiler; `createContext` in the package API supplies src/runtime-compiler.ts. */
 export async function createContextWith(compiler: RuntimeCompiler, options: ContextOptions = {}): Promise<Context> {
   const device = options.device ?? (await getDefaultDevice());
+  options.log?.('info', `adapter: ${describeAdapter(device)}`);
   const mode = options.fma ?? 'probe';
   const fused = mode === 'probe' ? await probeFusedFma(device) : mode === 'native';
   const float = options.float ?? 'probe';
   const nativeFloat = float !== 'emulated' && compiler.floatProbe ? await probeNativeFloat(device, compiler.floatProbe) : undefined;
-  return new Context(device, compiler.compileModule, fused, await reliableSubgroups(device, options.subgroupSizeControl), nativeFloat, float === 'ftz');
+  const subgroups = await reliableSubgroups(device, options.subgroupSizeControl);
+  return new Context(device, compiler.compileModule, {
+    fusedFma: fused,
+    subgroups,
+    nativeFloat,
+    flushSubnormals: float === 'ftz',
+    log: options.log,
+  });
+}
+
+/** The adapter as the host describes it (GPUDevice.adapterInfo; absent on older hosts). */
+function describeAdapter(device: GPUDevice): string {
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  const parts = [info?.vendor, info?.architecture, info?.device, info?.description].filter((p) => p);
+  return parts.length > 0 ? parts.join(' / ') : 'unknown (the host reports no adapter info)';
 }

@@ -5,6 +5,7 @@
  */
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { deviceError } from './errors.js';
+import type { Logger } from './log.js';
 
 /** Optional features the compiler can use when present. */
 const WANTED_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'subgroup-size-control'];
@@ -34,19 +35,31 @@ export async function getGpu(): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return nav.gpu;
   if (nodeGpu) return nodeGpu;
+  const g = globalThis as { process?: { versions?: { node?: string } }; Deno?: unknown };
+  if (!g.process?.versions?.node || g.Deno !== undefined) {
+    throw deviceError('WebGPU is not available on this host: navigator.gpu is missing (a browser or Deno without WebGPU, or without a GPU or software Vulkan driver)');
+  }
+  let pkg: { create: (flags: string[]) => GPU; globals: object };
   try {
-    // A computed specifier keeps bundlers from pulling the Node-only package into browser builds.
-    const pkg = 'webgpu';
-    const { create, globals } = (await import(pkg)) as { create: (flags: string[]) => GPU; globals: object };
-    Object.assign(globalThis, globals);
-    nodeGpu = create([]);
+    // A computed specifier keeps bundlers from pulling the Node-only package into browser builds;
+    // it is an optional peer dependency, loaded only here.
+    const name = 'webgpu';
+    pkg = (await import(name)) as typeof pkg;
+  } catch (e) {
+    const missing = (e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(e).includes("'webgpu'");
+    // Span-less diagnostics render without notes, so what to do goes in the message.
+    throw deviceError(
+      missing
+        ? "WebGPU on Node needs Dawn's `webgpu` package, which is not installed: npm install webgpu (an optional peer dependency of ptx-wgsl, needed on Node only)"
+        : `loading Dawn's \`webgpu\` package failed: ${String(e)}`,
+    );
+  }
+  try {
+    Object.assign(globalThis, pkg.globals);
+    nodeGpu = pkg.create([]);
     return nodeGpu;
   } catch (e) {
-    throw deviceError(
-      'WebGPU is not available on this host',
-      'in a browser or Deno, navigator.gpu is missing; on Node, install the `webgpu` package',
-      `cause: ${String(e)}`,
-    );
+    throw deviceError(`creating Dawn's WebGPU instance failed: ${String(e)}`);
   }
 }
 
@@ -79,9 +92,12 @@ export function getDefaultDevice(): Promise<GPUDevice> {
 
 async function createDefaultDevice(): Promise<GPUDevice> {
   const gpu = await getGpu();
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  const failed = (what: string) => (e: unknown): never => {
+    throw deviceError(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+  };
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(failed('requesting a WebGPU adapter'));
   if (!adapter) throw deviceError('no WebGPU adapter is available on this host');
-  return requestKernelDevice(adapter);
+  return requestKernelDevice(adapter).catch(failed('requesting a WebGPU device'));
 }
 
 /**
@@ -107,12 +123,22 @@ export class DeviceMonitor {
   private pending: Promise<void>[] = [];
   private closed = false;
   private readonly onUncapturedError = (ev: Event): void => {
-    if (!this.closed) this.record(deviceError(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`));
+    if (this.closed) return;
+    const message = `WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`;
+    this.log?.('error', message);
+    this.record(deviceError(message));
   };
 
-  constructor(readonly device: GPUDevice) {
+  constructor(
+    readonly device: GPUDevice,
+    /** Also told of device loss and uncaptured errors as they happen (runtime/log.ts). */
+    readonly log?: Logger,
+  ) {
     void device.lost.then((info) => {
-      if (!this.closed) this.record(deviceError(`the WebGPU device was lost (${info.reason}): ${info.message}`));
+      if (this.closed) return;
+      const message = `the WebGPU device was lost (${info.reason}): ${info.message}`;
+      if (info.reason !== 'destroyed') log?.('error', message);
+      this.record(deviceError(message));
     });
     device.addEventListener('uncapturederror', this.onUncapturedError);
   }

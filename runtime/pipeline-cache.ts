@@ -14,6 +14,7 @@ import type { CompiledKernel, OverrideName } from '../lowering/layout.js';
 import type { PtxError } from '../src/diagnostics/ptx-error.js';
 import { bindGroupLayoutEntries } from './bindings.js';
 import type { Dim3 } from './grid.js';
+import type { Logger } from './log.js';
 import { wgslCompileError } from './wgsl-errors.js';
 
 /** Resolves to the kernel's compile error, or undefined once the pipeline is known to be valid. */
@@ -59,7 +60,11 @@ export class PipelineCache {
   /** Keyed by the CompiledKernel object: each (module, entry, alias pattern) variant is one object. */
   private readonly kernels = new WeakMap<CompiledKernel, KernelPipelines>();
 
-  constructor(private readonly device: GPUDevice) {}
+  constructor(
+    private readonly device: GPUDevice,
+    /** Receives the WGSL compiler's warnings and notes (runtime/log.ts). */
+    private readonly log?: Logger,
+  ) {}
 
   bindGroupLayout(kernel: CompiledKernel): GPUBindGroupLayout {
     return this.forKernel(kernel).bindGroupLayout;
@@ -135,6 +140,7 @@ export class PipelineCache {
     if (!k) {
       const label = `ptx-wgsl ${kernel.layout.entry}`;
       const { result: module, error } = this.scoped(() => this.device.createShaderModule({ code: kernel.wgsl, label }));
+      if (this.log) void logCompilerMessages(module, kernel.layout.entry, this.log);
       const bindGroupLayout = this.device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout), label });
       const layout = this.device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout], label });
       const created: KernelPipelines = {
@@ -171,6 +177,14 @@ async function popScopes(device: GPUDevice, count: number): Promise<string | und
   const scopes = Array.from({ length: count }, () => device.popErrorScope().catch((e: unknown) => ({ message: String(e) })));
   const errors = await Promise.all(scopes);
   return errors.find((e) => e !== null)?.message;
+}
+
+/** The WGSL compiler's warnings and notes (errors become the kernel's compile error, wgsl-errors.ts). */
+async function logCompilerMessages(module: GPUShaderModule, entry: string, log: Logger): Promise<void> {
+  const info = await module.getCompilationInfo().catch(() => undefined);
+  for (const m of info?.messages ?? []) {
+    if (m.type !== 'error') log(m.type === 'warning' ? 'warning' : 'info', `WGSL of kernel '${entry}' ${m.lineNum}:${m.linePos}: ${m.message}`);
+  }
 }
 
 function shapeKey(kernel: CompiledKernel, block: Dim3, sharedBytes: number): string {

@@ -13,6 +13,7 @@ import type { RuntimeCompiler } from '../src/compile-types.js';
 import type { Module } from './module.js';
 import { slotBindings } from './bindings.js';
 import { checkArgCount, launchShape } from './launch-checks.js';
+import type { Logger } from './log.js';
 
 export interface RunOptions extends LaunchConfig {
   /** The `.entry` to run. Default: the module's only entry. */
@@ -21,6 +22,11 @@ export interface RunOptions extends LaunchConfig {
   readonly device?: GPUDevice;
   /** Name used in diagnostics. Default `kernel.ptx`. */
   readonly fileName?: string;
+  /**
+   * Receives driver messages (ContextOptions.log) for the device's context, which the first
+   * call on a device creates and later calls reuse.
+   */
+  readonly log?: Logger;
 }
 
 /** Arguments as `launch` takes them, plus host buffers for pointer parameters. */
@@ -68,7 +74,7 @@ export async function runPtxWith(compiler: RuntimeCompiler, source: string, args
   let cache = perDevice.get(device);
   if (!cache || cache.ctx.monitor.faulted) {
     cache?.ctx.monitor.dispose(); // a device fault is sticky: it must not fail every later call
-    cache = new RunCache(await createContextWith(compiler, { device }));
+    cache = new RunCache(await createContextWith(compiler, { device, ...(options.log ? { log: options.log } : {}) }));
     perDevice.set(device, cache);
   }
   return runIn(cache, source, args, options);

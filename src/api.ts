@@ -29,4 +29,5 @@ export { compileModule } from './compile-module.js';
 export { KernelFunction, type LaunchArg, type LaunchConfig } from '../runtime/launch.js';
 export { DeviceBuffer, type DevicePointer, type HostBuffer } from '../runtime/memory.js';
 export type { DimInput } from '../runtime/grid.js';
+export type { Logger, LogLevel } from '../runtime/log.js';
 export { getDefaultDevice, releaseDefaultDevice, requestKernelDevice } from '../runtime/device.js';

@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" preserve="true" />
 /** ptx-wgsl: run NVIDIA PTX kernels on any WebGPU device. */
 export * from './api.js';
 export { compile } from './compile.js';

@@ -5,8 +5,10 @@
  *   f32:n=1024:random:seed=1   uniform in [0, 1) for floats, any bit pattern for integers
  *   f32:n=1024:zero      zeros (also: fill=V for a constant)
  *   u8:file=data.bin     a buffer holding a file's bytes
+ *   f32:file=x.npy       a buffer holding a .npy file's elements (its dtype must fit the type)
  */
 import { fromHalfBits, toHalfBits } from '../../runtime/half.js';
+import { dtypeFits, NpyError, parseNpy } from './npy.js';
 
 type IntArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array;
 export type HostArray = IntArray | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
@@ -38,7 +40,7 @@ export function parseArgSpec(spec: string, readFile: (path: string) => Uint8Arra
   if (!make) throw new ArgSpecError(`--arg ${spec}: unknown element type '${type}' (one of ${Object.keys(ARRAYS).join(' ')})`);
   const opts = new Map(parts.map((p) => [p.split('=')[0] ?? '', p.includes('=') ? p.slice(p.indexOf('=') + 1) : '']));
   const file = opts.get('file');
-  if (file !== undefined) return { kind: 'buffer', type, data: fromFile(type, make, readFile(file), spec) };
+  if (file !== undefined) return { kind: 'buffer', type, data: fromFile(type, make, readFile(file), spec, file.endsWith('.npy')) };
   const n = Number(opts.get('n'));
   if (!Number.isSafeInteger(n) || n < 0) throw new ArgSpecError(`--arg ${spec}: a buffer needs n=COUNT or file=PATH`);
   const data = make(n);
@@ -63,13 +65,25 @@ function parseScalar(type: string, text: string, spec: string): CliArg {
   return { kind: 'scalar', type, value: type.endsWith('64') ? value : Number(value) };
 }
 
-function fromFile(type: string, make: (n: number) => HostArray, bytes: Uint8Array, spec: string): HostArray {
+function fromFile(type: string, make: (n: number) => HostArray, file: Uint8Array, spec: string, npy: boolean): HostArray {
+  const bytes = npy ? npyElements(type, file, spec) : file;
   const data = make(0);
   const size = data.BYTES_PER_ELEMENT;
   if (bytes.byteLength % size !== 0) throw new ArgSpecError(`--arg ${spec}: file size ${bytes.byteLength} is not a multiple of ${size} (${type})`);
   const out = make(bytes.byteLength / size);
   new Uint8Array(out.buffer).set(bytes);
   return out;
+}
+
+function npyElements(type: string, file: Uint8Array, spec: string): Uint8Array {
+  try {
+    const { descr, data } = parseNpy(file);
+    if (!dtypeFits(descr, type)) throw new NpyError(`its dtype ${descr} does not fit ${type}`);
+    return data;
+  } catch (e) {
+    if (e instanceof NpyError) throw new ArgSpecError(`--arg ${spec}: ${e.message}`);
+    throw e;
+  }
 }
 
 function fill(type: string, data: HostArray, opts: Map<string, string>, spec: string): void {

@@ -60,7 +60,7 @@ describe('which subgroup size the runtime relies on (lavapipe: fixed 8 lanes)', 
 describe('a pinned context launches blocks that are not a multiple of 32 on the emulated path', () => {
   const native = nativeCases();
   // A context that believes the device pins 32-lane subgroups, as on a varying-size device.
-  const pinnedContext = async (): Promise<Context> => new Context(await getDefaultDevice(), compileModule, false, { size: 32, pinned: true });
+  const pinnedContext = async (): Promise<Context> => new Context(await getDefaultDevice(), compileModule, { subgroups: { size: 32, pinned: true } });
   for (const c of WARP_CASES.filter((w) => w.block % 32 !== 0)) {
     it(`${c.kernel} (block ${c.block})`, async () => {
       const ctx = await pinnedContext();

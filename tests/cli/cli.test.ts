@@ -1,0 +1,182 @@
+// The `ptx-wgsl` command as users run it: `node dist/src/cli/main.js COMMAND ...`, each command
+// with --json (checked as data), the documented exit codes, and a run that prints nothing on
+// stderr (Dawn's adapter warnings stay in the device process, supervise.ts).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatNpy, parseNpy } from '../../src/cli/npy.js';
+import { CLI, ROOT, ensureDist } from '../helpers/built-dist.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ptxw-cli-'));
+const SAXPY = ['examples/saxpy.ptx', '--grid', '4', '--block', '256', '--arg', 'u32=1000', '--arg', 'f32=2.5', '--arg', 'f32:n=1000:linear'];
+
+interface Result {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: readonly string[], env: Record<string, string> = {}): Result {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The one JSON document a `--json` command prints. */
+function json(r: Result): Record<string, unknown> {
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+const kernel = (body: string): string => `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+${body}
+  ret;
+}
+`;
+
+beforeAll(() => ensureDist(), 300_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('ptx-wgsl run', () => {
+  it('prints the buffers and nothing on stderr; --verbose shows the driver', () => {
+    const quiet = cli(['run', ...SAXPY, '--arg', 'f32:n=1000:fill=1', '--print', '4']);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).toContain('f32[1000]: 1, 3.5, 6, 8.5, ...');
+    const verbose = cli(['run', ...SAXPY, '--arg', 'f32:n=1000:fill=1', '--print', '0', '--verbose']);
+    expect(verbose.status).toBe(0);
+    expect(verbose.stderr).toMatch(/^ptx-wgsl: info: adapter: /m);
+  });
+
+  it('reads .npy inputs, writes .npy outputs, and checks --expect (exit 1 when results differ)', () => {
+    const y = join(tmp, 'y-in.npy');
+    const ones = new Float32Array(1000).fill(1);
+    writeFileSync(y, formatNpy('f32', new Uint8Array(ones.buffer), ones.length));
+    const out = join(tmp, 'y.npy');
+    const raw = join(tmp, 'x.bin');
+    const r = cli(['run', ...SAXPY, '--arg', `f32:file=${y}`, '--out', `3=${out}`, '--out', `saxpy_param_2=${raw}`, '--print', '3', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = json(r);
+    expect(doc).toMatchObject({ command: 'run', ok: true, entry: 'saxpy', grid: [4, 1, 1], block: [256, 1, 1] });
+    expect(doc['args']).toEqual([
+      { index: 0, name: 'saxpy_param_0', kind: 'scalar', type: 'u32', value: 1000 },
+      { index: 1, name: 'saxpy_param_1', kind: 'scalar', type: 'f32', value: 2.5 },
+      { index: 2, name: 'saxpy_param_2', kind: 'buffer', type: 'f32', length: 1000, values: [0, 1, 2] },
+      { index: 3, name: 'saxpy_param_3', kind: 'buffer', type: 'f32', length: 1000, values: [1, 3.5, 6] },
+    ]);
+    const saved = parseNpy(readFileSync(out));
+    expect(saved.descr).toBe('<f4');
+    expect(saved.shape).toEqual([1000]);
+    expect([...new Float32Array(new Uint8Array(saved.data).buffer).slice(0, 3)]).toEqual([1, 3.5, 6]);
+    expect(readFileSync(raw).byteLength).toBe(4000);
+
+    const same = cli(['run', ...SAXPY, '--arg', `f32:file=${y}`, '--expect', `3=${out}`, '--json']);
+    expect(same.status).toBe(0);
+    expect(json(same)['expect']).toEqual([{ index: 3, path: out, ok: true, mismatches: 0, first: [] }]);
+    const differ = cli(['run', ...SAXPY, '--arg', 'f32:n=1000:fill=2', '--expect', `3=${out}`, '--json']);
+    expect(differ.status).toBe(1);
+    const check = (json(differ)['expect'] as { ok: boolean; mismatches: number; first: unknown[] }[])[0];
+    expect(check).toMatchObject({ ok: false, mismatches: 1000 });
+    expect(check?.first[0]).toEqual({ index: 0, got: 2, expected: 1 });
+  });
+});
+
+describe('ptx-wgsl compile, bench, info', () => {
+  it('compile --json gives each kernel\'s WGSL and layout; -o writes the WGSL', () => {
+    const r = cli(['compile', 'examples/saxpy.ptx', '--json']);
+    expect(r.status).toBe(0);
+    const kernels = json(r)['kernels'] as { entry: string; wgsl: string; layout: { params: unknown[] } }[];
+    expect(kernels).toHaveLength(1);
+    expect(kernels[0]?.entry).toBe('saxpy');
+    expect(kernels[0]?.wgsl).toContain('@compute');
+    expect(kernels[0]?.layout.params).toHaveLength(4);
+    const file = join(tmp, 'saxpy.wgsl');
+    const o = cli(['compile', 'examples/saxpy.ptx', '-o', file, '--layout']);
+    expect(o.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${kernels[0]?.wgsl.trimEnd()}\n`);
+    expect(JSON.parse(o.stdout)).toMatchObject({ entry: 'saxpy' });
+    const dump = cli(['compile', 'examples/saxpy.ptx', '--dump-after=structurize']);
+    expect(dump.stdout).toMatch(/saxpy/);
+  });
+
+  it('bench --json gives median, min and max per launch, and GB/s with --bytes', () => {
+    const r = cli(['bench', ...SAXPY, '--arg', 'f32:n=1000:fill=1', '--iters', '5', '--batch', '2', '--bytes', '12000', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = json(r) as { ms: { median: number; min: number; max: number }; gbps: { median: number; max: number } };
+    expect(doc).toMatchObject({ command: 'bench', ok: true, entry: 'saxpy', iters: 5, batch: 2, bytes: 12000 });
+    expect(doc.ms.min).toBeGreaterThan(0);
+    expect(doc.ms.min).toBeLessThanOrEqual(doc.ms.median);
+    expect(doc.ms.median).toBeLessThanOrEqual(doc.ms.max);
+    expect(doc.gbps.median).toBeCloseTo(12000 / doc.ms.median / 1e6, 6);
+  });
+
+  it('info --json describes the adapter and the path each feature takes', () => {
+    const r = cli(['info', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = json(r) as { adapter: Record<string, unknown>; features: string[]; limits: Record<string, number>; subgroups: Record<string, unknown>; paths: Record<string, unknown> };
+    expect(typeof doc.adapter['description']).toBe('string');
+    expect(doc.limits['maxStorageBuffersPerShaderStage']).toBeGreaterThanOrEqual(8);
+    expect(['subgroups', 'emulated']).toContain(doc.paths['warps']);
+    expect(['fused', 'emulated']).toContain(doc.paths['fma']);
+    expect(doc.paths['matrices']).toBe('tiled');
+    expect(Object.keys(doc.subgroups)).toEqual(['minSize', 'maxSize', 'probedSize', 'consecutive']);
+    if (doc.paths['f32'] !== null) expect(Object.keys(doc.paths['f32'] as object)).toEqual(['addMul', 'ftz', 'ftzFma', 'canonicalNaN', 'approx', 'approxFtz']);
+  });
+});
+
+describe('ptx-wgsl conformance', () => {
+  it('--json gives each family\'s forms, cases and failures against the NVIDIA recording', () => {
+    const r = cli(['conformance', '--only', 'int-lop3', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = json(r);
+    expect(doc).toMatchObject({ command: 'conformance', ok: true, skipped: [] });
+    expect(doc['families']).toEqual([{ name: 'int-lop3', suite: 'int', forms: 3, cases: 96, failedForms: 0, failedCases: 0, approximateForms: 0, failures: [] }]);
+    expect(cli(['conformance', '--only', 'no-such-family']).status).toBe(2);
+  });
+});
+
+describe('exit codes and --help', () => {
+  it('2 for malformed PTX and command lines, 3 for unsupported instructions, 4 without a device', () => {
+    const bad = join(tmp, 'bad.ptx');
+    writeFileSync(bad, kernel('  foo.bar %r1;'));
+    const parse = cli(['compile', bad, '--json']);
+    expect(parse.status).toBe(2);
+    expect(json(parse)).toMatchObject({ command: 'compile', ok: false, exitCode: 2, error: { kind: 'PtxError', codes: ['P004'] } });
+    const unsupported = join(tmp, 'suld.ptx');
+    writeFileSync(unsupported, kernel('  suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];'));
+    expect(cli(['compile', unsupported]).status).toBe(3);
+    expect(cli(['compile', join(tmp, 'missing.ptx')]).status).toBe(2);
+    expect(cli(['run', 'examples/saxpy.ptx', '--no-such-option']).status).toBe(2);
+    // Neither --grid nor --block: an error, as in runPtx (one alone makes the other 1).
+    const noShape = cli(['run', ...SAXPY.filter((a, i, all) => !['--grid', '--block'].includes(a) && !['--grid', '--block'].includes(all[i - 1] ?? '')), '--arg', 'f32:n=1000:fill=1']);
+    expect(noShape.status).toBe(2);
+    expect(noShape.stderr).toMatch(/needs --grid and --block/);
+    expect(cli(['no-such-command']).status).toBe(2);
+    const noDevice = cli(['info', '--json'], { DAWNNODE_BACKEND: 'no-such-backend' });
+    expect(noDevice.status).toBe(4);
+    expect(json(noDevice)).toMatchObject({ command: 'info', ok: false, exitCode: 4, error: { codes: ['R003'] } });
+  });
+
+  it('every command has --help, and the top-level help lists them', () => {
+    const top = cli(['--help']);
+    expect(top.status).toBe(0);
+    for (const command of ['compile', 'run', 'bench', 'info', 'conformance']) {
+      expect(top.stdout).toContain(`  ${command} `);
+      const r = cli([command, '--help']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^usage: ptx-wgsl ${command}`));
+      expect(r.stdout).toContain('exit codes: 0 ok, 1 results differ, 2 bad input');
+    }
+  });
+});
