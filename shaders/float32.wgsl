@@ -71,8 +71,40 @@ fn f32r_lg2(u: u32) -> u32 {
   if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
   if ((u & 0x7fffffffu) == 0u) { return 0xff800000u; }
   if (u == 0x7f800000u) { return u; }
-  if (u < 0x800000u) { return f32r_canon(log2(f32(u)) - 149.0f); } // subnormal: m * 2^-149, m exact in f32
-  return f32r_canon(log2(bitcast<f32>(u)));
+  if (u < 0x800000u) { return f32r_canon(f32r_log2_normal(f32(u)) - 149.0f); } // subnormal: m * 2^-149, m exact in f32
+  return f32r_canon(f32r_log2_normal(bitcast<f32>(u)));
+}
+// The .approx helpers compute their functions themselves rather than through WGSL's built-ins,
+// whose accuracy WGSL leaves loose (exp2: 3 + 2|x| ulp; sin/cos: 2^-11 absolute) and which some
+// implementations use to the full (SwiftShader's sin errs by 2e-4): these hold the ISA's bounds
+// on every device. Where a device's built-in is as accurate, the float probe lets the emitter
+// call it instead (lowering/wgsl/native-float.ts): on NVIDIA those are the instructions CUDA runs.
+// log2 of a positive normal x = m 2^e, m in [sqrt(1/2), sqrt(2)): e + 2/ln2 atanh(s), s = (m-1)/(m+1).
+fn f32r_log2_normal(x: f32) -> f32 {
+  let b = bitcast<u32>(x);
+  var e = i32((b >> 23u) & 0xffu) - 127;
+  var m = bitcast<f32>((b & 0x7fffffu) | 0x3f800000u);
+  if (m > 1.41421356f) { m = m * 0.5f; e = e + 1; }
+  let s = (m - 1.0f) / (m + 1.0f);
+  let z = s * s;
+  // 2/ln2 (1 + z/3 + z^2/5 + z^3/7 + z^4/9): |s| <= 0.1716, the next term is below 2^-31
+  var p = 0.32059889f;
+  p = fma(p, z, 0.41219858f);
+  p = fma(p, z, 0.57707801f);
+  p = fma(p, z, 0.96179669f);
+  p = fma(p, z, 2.88539008f);
+  return fma(s, p, f32(e));
+}
+// 2^f for f in [-1/2, 1/2]: ln2^k/k! to degree 7 (the rest is below 2^-27).
+fn f32r_exp2_fraction(f: f32) -> f32 {
+  var p = 1.5252734e-5f;
+  p = fma(p, f, 1.5403530e-4f);
+  p = fma(p, f, 1.3333558e-3f);
+  p = fma(p, f, 9.6181291e-3f);
+  p = fma(p, f, 5.5504109e-2f);
+  p = fma(p, f, 0.24022651f);
+  p = fma(p, f, 0.69314718f);
+  return fma(p, f, 1.0f);
 }
 fn f32r_ex2(u: u32) -> u32 {
   if (f32r_isnan(u)) { return 0x7fffffffu; }
@@ -80,12 +112,35 @@ fn f32r_ex2(u: u32) -> u32 {
   if (u == 0x7f800000u) { return u; }
   // 2^x rounds to 1 for |x| < 2^-25; some exp2() give 1 - 2^-24 for negative subnormals.
   if ((u & 0x7fffffffu) < 0x33000000u) { return 0x3f800000u; }
-  return f32r_canon(exp2(clamp(bitcast<f32>(u), -200.0f, 200.0f)));
+  let x = clamp(bitcast<f32>(u), -200.0f, 200.0f);
+  if (x >= 128.0f) { return 0x7f800000u; }
+  if (x < -151.0f) { return 0u; }
+  let n = round(x);
+  let p = f32r_exp2_fraction(x - n);
+  if (n >= -125.0f) { return bitcast<u32>(ldexp(p, i32(n))); }
+  // a subnormal result: its bits are p 2^(n+149) rounded to an integer (to nearest even, as
+  // round() does), scaled while still normal so no implementation flushes it
+  return u32(round(ldexp(p, i32(n) + 149)));
 }
 fn f32r_sincos(u: u32, is_cos: bool) -> u32 {
   if ((u & 0x7f800000u) == 0x7f800000u) { return 0x7fffffffu; }
+  if ((u & 0x7fffffffu) == 0u) { return select(u, 0x3f800000u, is_cos); }
   let x = bitcast<f32>(u);
-  return f32r_canon(select(sin(x), cos(x), is_cos));
+  // x - k pi/2 in four parts (Cody and Waite): exact products for |k| < 2^8, and still within
+  // the bound far past the ISA's stated range
+  let k = round(x * 0.63661977f);
+  var r = fma(-k, 1.5703125f, x);
+  r = fma(-k, 4.8351287842e-4f, r);
+  r = fma(-k, 3.1385570e-7f, r);
+  r = fma(-k, 6.0771005e-11f, r);
+  let z = r * r;
+  // sin r and cos r on [-pi/4, pi/4] (minimax, within an ulp)
+  let sr = fma(fma(fma(-1.9515296e-4f, z, 8.3321608e-3f), z, -1.6666654e-1f), z * r, r);
+  let cr = fma(fma(fma(fma(2.4433157e-5f, z, -1.3887316e-3f), z, 4.1666646e-2f), z, -0.5f), z, 1.0f);
+  let q = (i32(k) + select(0, 1, is_cos)) & 3;
+  var v = select(sr, cr, (q & 1) == 1);
+  if (q >= 2) { v = -v; }
+  return bitcast<u32>(v);
 }
 fn f32r_tanh(u: u32) -> u32 {
   if (f32r_isnan(u)) { return 0x7fffffffu; }

@@ -38,7 +38,10 @@ export interface NativeFloat {
   readonly ftzFma: boolean;
   /** NaN results of the device's f32 arithmetic are NVIDIA's canonical NaN (0x7fffffff). */
   readonly canonicalNaN: boolean;
-  /** `.approx` functions whose WGSL built-in gives the helper's bits on every probe vector. */
+  /**
+   * `.approx` functions whose WGSL built-in may replace the helper: the helper's bits on every
+   * probe vector (rsqrt, tanh), or within the ISA's bound of the helper there (ex2, lg2, sin, cos).
+   */
   readonly approx: readonly ApproxFunction[];
   /** The same for their `.ftz` forms (the operand flushed first: subnormal inputs never reach them). */
   readonly approxFtz: readonly ApproxFunction[];
@@ -95,6 +98,12 @@ function vectors(): Uint32Array {
     pairs.push(0x00800000 + k * 977, (0x80800000 + k * 131) >>> 0);
     pairs.push(bitsOf(2 ** -70 * (1 + k / 64)), bitsOf(2 ** -60 * (1 + k / 37)));
   }
+  // the .approx functions' stated ranges: sin/cos on [-pi, pi], ex2 on [-126, 127], lg2 on (0, 2^40)
+  for (let k = 0; k < 128; k++) {
+    pairs.push(bitsOf(-Math.PI + (2 * Math.PI * (k + 0.37)) / 128), 0x3f800000);
+    pairs.push(bitsOf(-126 + (253 * (k + 0.61)) / 128), 0x3f800000);
+    pairs.push(bitsOf(2 ** (-20 + (60 * (k + 0.29)) / 128)), 0x3f800000);
+  }
   let s = 0x9e3779b9;
   const next = (): number => ((s ^= s << 13), (s ^= s >>> 17), (s ^= s << 5), s >>> 0);
   for (let k = 0; k < 512; k++) pairs.push(next(), next());
@@ -145,6 +154,28 @@ export function floatProbe(): FloatProbe {
 }
 
 const isNaNBits = (u: number): boolean => (u & 0x7fffffff) > 0x7f800000;
+const ftzBits = (u: number): number => ((u & 0x7f800000) === 0 ? u & 0x80000000 : u) >>> 0;
+const valueOf = (u: number): number => ((U32[0] = u), F32[0] as number);
+
+/**
+ * Whether the built-in's result `native` may stand for the helper's `helper` on input bits `a`.
+ * rsqrt and tanh: bit for bit (their helpers are the built-ins, special cases aside). ex2, lg2,
+ * sin and cos, whose helpers compute the function themselves: the same bits for special
+ * inputs and results; on the range the ISA states a bound for, within that bound of the helper
+ * (the helper itself errs by an ulp or two); past it, any finite result where the helper's is.
+ */
+function approxAgrees(f: ApproxFunction, a: number, native: number, helper: number): boolean {
+  if (native === helper || (isNaNBits(native) && isNaNBits(helper))) return true;
+  if (f === 'rsqrt' || f === 'tanh') return false;
+  const x = valueOf(a);
+  const [n, h] = [valueOf(native), valueOf(helper)];
+  if (!Number.isFinite(x) || x === 0 || !Number.isFinite(n) || !Number.isFinite(h) || h === 0) return false;
+  switch (f) {
+    case 'ex2': return x < -126 || x > 127 ? false : Math.abs(n - h) <= 2 ** -21.5 * Math.abs(h);
+    case 'lg2': return x < 0 ? false : Math.abs(n - h) <= 2 ** -21 * Math.max(1, Math.abs(h));
+    default: return Math.abs(x) > Math.PI || Math.abs(n - h) <= 2 ** -20;
+  }
+}
 
 /** The facts the probe's output proves (see NativeFloat). */
 export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat {
@@ -168,9 +199,11 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
         else ftzFma = false;
       }
     }
+    const a = probe.input[2 * i] as number;
     APPROX_NAMES.forEach((n, k) => {
-      if (out[w + 8 + 2 * k] !== out[w + 9 + 2 * k]) approxOk.set(n, false);
-      if (out[w + APPROX_FTZ_AT + 2 * k] !== out[w + APPROX_FTZ_AT + 1 + 2 * k]) approxFtzOk.set(n, false);
+      if (!approxAgrees(n, a, out[w + 8 + 2 * k] as number, out[w + 9 + 2 * k] as number)) approxOk.set(n, false);
+      // the .ftz forms flush their results too (emit-float.ts), so only flushed results must agree
+      if (!approxAgrees(n, ftzBits(a), ftzBits(out[w + APPROX_FTZ_AT + 2 * k] as number), ftzBits(out[w + APPROX_FTZ_AT + 1 + 2 * k] as number))) approxFtzOk.set(n, false);
     });
   }
   return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)), approxFtz: APPROX_NAMES.filter((n) => approxFtzOk.get(n)) };
