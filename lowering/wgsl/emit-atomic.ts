@@ -100,7 +100,10 @@ function rawBits(cx: ExprContext, i: Atomic, v: string): string {
 function atomicOn(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string): string {
   const v = rawBits(cx, i, cx.ref(i.value));
   const bits = T.bitWidth(i.type);
-  if (bits === 64) return cx.subgroupOps ? grouped64(cx, m, i, o, v) : locked64(cx, m, i, o, v);
+  if (bits === 64) {
+    if (splitAddsOnly(cx as Cx)) return splitAdd64(cx, m, o, v);
+    return cx.subgroupOps ? grouped64(cx, m, i, o, v) : locked64(cx, m, i, o, v);
+  }
   const ptr = `&${m.name}[${o} >> 2u]`;
   if (bits === 16) {
     const cmp = i.compare === null ? v : cx.ref(i.compare);
@@ -263,6 +266,60 @@ function grouped64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: st
   cx.line(`  if (${done}) { break; }`);
   cx.line(`}`);
   return r;
+}
+
+/**
+ * Whether every 64-bit atomic of the function is an integer add whose result nothing reads
+ * (`atomicAdd` on `unsigned long long` counters and sums; `red.add.u64`). Then no lock is
+ * needed: the low words add with atomicAdd and the carry goes into the high word, so the final
+ * value is exact, and as no 64-bit atomic of the kernel returns a value and none takes the
+ * lock, no locked read-modify-write can interleave with the halves. (A plain 64-bit load
+ * racing with them may see one half updated; WGSL's 64-bit loads are two 32-bit loads anyway.)
+ */
+function splitAddsOnly(cx: Cx): boolean {
+  let known = SPLIT_ADDS.get(cx.fn);
+  if (known === undefined) {
+    known = true;
+    for (const b of cx.fn.blockIds()) {
+      for (const id of cx.fn.block(b).insts) {
+        const data = cx.fn.inst(id);
+        const a = data.inst;
+        if (a.op !== 'atomic' || T.bitWidth(a.type) !== 64) continue;
+        if (a.kind !== 'add' || a.isFloat || !data.results.every((r) => cx.valueUnused(r))) known = false;
+      }
+    }
+    SPLIT_ADDS.set(cx.fn, known);
+  }
+  return known;
+}
+const SPLIT_ADDS = new WeakMap<IrFunction, boolean>();
+
+/**
+ * A 64-bit integer add whose result nothing reads (see splitAddsOnly): with subgroups, the
+ * lanes on the same word add their values first (16-bit pieces, so the subgroup sums cannot
+ * overflow) and one lane updates the word; without, each lane updates it.
+ */
+function splitAdd64(cx: ExprContext, m: AtomicMemory, o: string, v: string): string {
+  const w = `(${o} >> 2u)`;
+  const update = (value: string, indent: string): void => {
+    cx.line(`${indent}{ let t = ${value}; let lo = atomicAdd(&${m.name}[${w}], t.x); atomicAdd(&${m.name}[${w} + 1u], t.y + select(0u, 1u, lo + t.x < lo)); }`);
+  };
+  if (!cx.subgroupOps) { update(v, ''); return 'vec2<u32>()'; }
+  cx.call(SUBGROUP_LANE_MARKER); // enables subgroups (emit-module.ts)
+  const done = cx.temp('added');
+  cx.line(`var ${done} = false;`);
+  cx.line(`loop {`);
+  cx.line(`  if (${o} == subgroupBroadcastFirst(${o})) {`);
+  cx.line(`    let a = subgroupAdd(${v}.x & 0xffffu); let b = subgroupAdd(${v}.x >> 16u); let h = subgroupAdd(${v}.y);`);
+  cx.line(`    let sum = ${cx.call('i64_add', 'vec2<u32>(a, h)', 'vec2<u32>(b << 16u, b >> 16u)')};`);
+  cx.line(`    if (subgroupElect()) {`);
+  update('sum', '      ');
+  cx.line(`    }`);
+  cx.line(`    ${done} = true;`);
+  cx.line(`  }`);
+  cx.line(`  if (${done}) { break; }`);
+  cx.line(`}`);
+  return 'vec2<u32>()';
 }
 
 /** Library name whose use makes the kernel take `subgroup_invocation_id` into `ptx_sg_lane`. */

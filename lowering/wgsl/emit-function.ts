@@ -29,6 +29,8 @@ export class FunctionEmitter implements InstContext {
   private readonly vars = new Set<ValueId>();
   private readonly inlined = new Map<ValueId, string>();
   private span: Span = { start: 0, end: 0 };
+  private uses = new Map<ValueId, readonly unknown[]>();
+  private results: readonly ValueId[] = [];
 
   constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean, readonly nativeFloat: NativeFloat = NO_NATIVE_FLOAT, readonly subgroupOps = false) {
     this.classifyValues();
@@ -59,6 +61,14 @@ export class FunctionEmitter implements InstContext {
     return `${prefix}_${this.temps++}`;
   }
 
+  valueUnused(v: ValueId): boolean {
+    return (this.uses.get(v)?.length ?? 0) === 0;
+  }
+
+  resultUnused(): boolean {
+    return this.results.every((r) => this.valueUnused(r));
+  }
+
   unsupported(what: string): string {
     this.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: this.span, message: `${what} is not supported yet` });
     return '0u';
@@ -77,6 +87,7 @@ export class FunctionEmitter implements InstContext {
     const fn = this.fn;
     for (const b of fn.blockIds()) for (const p of fn.block(b).params) this.vars.add(p);
     const uses = useLists(fn);
+    this.uses = uses;
     for (const [v, list] of uses) {
       const def = fn.value(v).def;
       if (def.kind !== 'inst') continue;
@@ -133,6 +144,7 @@ export class FunctionEmitter implements InstContext {
   private inst(inst: Inst, results: readonly ValueId[], span: Span): void {
     if (inst.op === 'const') return;
     this.span = span;
+    this.results = results;
     const expr = emitInst(this, inst);
     const r = results[0];
     if (r === undefined || expr === undefined) { if (expr) this.line(`_ = ${expr};`); return; }

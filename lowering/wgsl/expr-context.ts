@@ -26,6 +26,10 @@ export interface ExprContext {
    * lock once per subgroup (emit-atomic.ts), independently of the kernel's warp path.
    */
   readonly subgroupOps: boolean;
+  /** Whether nothing reads `v`. */
+  valueUnused(v: ValueId): boolean;
+  /** Whether nothing reads the results of the instruction being emitted. */
+  resultUnused(): boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
   unsupported(what: string): string;
 }
