@@ -13,9 +13,12 @@
  *   A thread's k-th barrier therefore meets every other running thread's k-th barrier,
  *   wherever in the program each is: NVIDIA's arrival counting for `bar.sync 0` since sm_70
  *   (exited threads no longer count). Kernels with a thread count on a barrier or with
- *   `bar.arrive` count exactly instead (`counted` barriers, lowering/wgsl/emit-barrier.ts):
+ *   `bar.arrive`, and kernels whose sites mix CTA barriers with warp collectives (emulated
+ *   shuffles are collectives of the workgroup but no barrier of the CTA), count exactly
+ *   instead (`counted` barriers, lowering/wgsl/emit-barrier.ts):
  *   a thread reaching `bar.arrive id, n` adds itself to barrier `id`'s arrival counter and
- *   goes on in the next step; one reaching `bar.sync id{, n}` adds itself and moves to a
+ *   goes on in the next step; one reaching `bar.sync id{, n}` (or `bar.red`, which also adds
+ *   its predicate to the barrier's total) adds itself and moves to a
  *   waiting state (site | WAIT) that the dispatch does not run; the step's barrier completes
  *   each barrier whose arrivals reached its count (every running thread when it has none)
  *   and resets it by that count, and the waiting threads of a completed barrier go on. So a
@@ -119,15 +122,13 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
   }));
   const dispatch: Stmt = { kind: 'loop', body: [...arms, { kind: 'break' }] };
 
-  // A plain `bar.sync` waits for every running thread to reach a CTA barrier; warp collectives
-  // (shfl, vote, ...) involve only their warp. Where both are sites, pairing by step would let
-  // threads pass a bar.sync while another warp is still at its shuffles (a block scan whose
-  // warp 0 scans the warp totals read them before they were written), so the barriers count
-  // arrivals exactly then too.
-  const isCtaBarrier = (s: BlockId): boolean => {
-    const x = fn.inst(fn.block(s).insts[0] as never).inst;
-    return x.op === 'barrier' && x.kind !== 'red';
-  };
+  // A plain `bar.sync` (and `bar.red`) waits for every running thread to reach a CTA barrier;
+  // warp collectives (shfl, vote, ...) involve only their warp. Where both are sites, pairing by
+  // step would let threads pass a barrier while another warp is still at its shuffles (a block
+  // scan whose warp 0 scans the warp totals read them before they were written; a
+  // `__syncthreads_or` right after warp 0's second level totalled without warp 0), so the
+  // barriers count arrivals exactly then too, `bar.red` included.
+  const isCtaBarrier = (s: BlockId): boolean => fn.inst(fn.block(s).insts[0] as never).inst.op === 'barrier';
   const counting = needsCounting(fn) || (sites.some(isCtaBarrier) && sites.some((s) => !isCtaBarrier(s)));
   const collectives: Stmt[] = [];
   const releases: Stmt[] = [];
@@ -138,7 +139,7 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
     const here = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s) });
     collectives.push(here.stmt);
     const bar = data.inst;
-    if (counting && bar.op === 'barrier' && bar.kind !== 'red') {
+    if (counting && bar.op === 'barrier') {
       data.inst = { ...bar, active: here.value, counted: 'arrive' };
       collectives.push({ kind: 'code', block: s });
       if (bar.kind === 'arrive') { collectives.push({ kind: 'if', cond: here.value, then: tail(s), else: [] }); continue; }
@@ -146,7 +147,11 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
       waitSites.push(s);
       const waiting = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s + WAIT) });
       const done = valueBlock({ ...bar, type: T.pred, active: null, counted: 'done' });
-      releases.push(waiting.stmt, { kind: 'if', cond: waiting.value, then: [done.stmt, { kind: 'if', cond: done.value, then: tail(s), else: [] }], else: [] });
+      // bar.red: the arrivals added their predicates to the barrier's total; the released
+      // threads read the total of its completion.
+      const total = bar.reduce !== null ? valueBlock({ ...bar, active: null, counted: 'total' }) : null;
+      const result: Stmt[] = total ? [total.stmt, ...(resultCopies.get(s) ?? []).map((p): Stmt => ({ kind: 'copy', targets: [p.to], sources: [total.value] }))] : [];
+      releases.push(waiting.stmt, { kind: 'if', cond: waiting.value, then: [done.stmt, { kind: 'if', cond: done.value, then: [...result, ...tail(s)], else: [] }], else: [] });
       continue;
     }
     // Plain bar.sync/bar.arrive: the step's own barrier below is the one they wait at.

@@ -17,14 +17,18 @@
  *    barrier-aligned phases (converge.ts). A constant count that is not a positive multiple
  *    of 32 or an id above 15 is rejected (PTX leaves them undefined).
  *  - `counted` barriers (only in the step loop, lowering/converge-steps.ts, for kernels whose
- *    named barriers are reached in divergent code): exact arrival counting per barrier id,
- *    the `arrive`/`step`/`done` forms below.
+ *    named barriers are reached in divergent code, or whose barriers meet emulated warp
+ *    operations there): exact arrival counting per barrier id, the `arrive`/`step`/`done`/
+ *    `total` forms below; a counted `bar.red` adds its contribution at arrival, and thread 0
+ *    moves the barrier's total to a plain word when it completes it, where the released
+ *    threads read it.
  *  - `bar.red.popc.u32`, `bar.red.and.pred`, `bar.red.or.pred`: active threads add to a
  *    workgroup counter, a barrier, thread 0 takes the total (resetting the counter) into a
  *    plain workgroup word, and `workgroupUniformLoad` (itself a barrier) hands it to every
  *    thread, so the result is uniform (loops may exit on it). The next use adds only after
  *    that barrier and thread 0 writes the word only after the next one, so uses never overlap.
  */
+import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
 import type { InstContext } from './expr-context.js';
@@ -38,6 +42,9 @@ const NEED = 'ptx_bar_need';
 const DONE = 'ptx_bar_done';
 /** Threads waiting at a counted barrier at the end of a step. */
 const WAITING = 'ptx_bar_waiting';
+/** Counted `bar.red` per barrier id: contributions of the arrivals so far, and the total of the last completion. */
+const RED = 'ptx_bar_red';
+const RED_TOTAL = 'ptx_bar_red_total';
 /** NEED value of a barrier without a thread count: every running thread of the CTA. */
 const ALL = '0xffffffffu';
 /** 1, plus the lanes a trailing partial warp lacks for its lane 0 (counts are per warp). */
@@ -67,12 +74,14 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
     const bar = `${barId(cx, i)} & 15u`;
     const need = i.count === null ? ALL : `u32(${cx.ref(i.count)})`;
     const guard = i.active === null ? 'true' : cx.ref(i.active);
-    cx.line(`if (${guard}) { atomicAdd(&${ARRIVED}[${bar}], ${WARP_WEIGHT}); atomicStore(&${NEED}[${bar}], ${need}); }`);
+    const red = i.reduce !== null && i.pred !== null ? ` if (${contribution(cx, i.reduce, i.pred)}) { atomicAdd(&${RED}[${bar}], 1u); }` : '';
+    cx.line(`if (${guard}) { atomicAdd(&${ARRIVED}[${bar}], ${WARP_WEIGHT}); atomicStore(&${NEED}[${bar}], ${need});${red} }`);
     return undefined;
   }
   if (i.counted === 'done') {
     return `(((${DONE} >> (${barId(cx, i)} & 15u)) & 1u) != 0u)`;
   }
+  if (i.counted === 'total') return reduced(i, `${RED_TOTAL}[${barId(cx, i)} & 15u]`);
   if (cx.fn.memory?.slots.some((s) => s.writable)) cx.line('storageBarrier();');
   if (i.counted === 'step' && i.pred !== null) {
     // All arrivals of this step happened before this barrier and the next step's come after
@@ -91,7 +100,8 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
     cx.line(`  for (var b = 0u; b < 16u; b++) {`);
     cx.line(`    let need = atomicLoad(&${NEED}[b]);`);
     cx.line(`    let want = select(need, live, need == ${ALL});`);
-    cx.line(`    if ((need != 0u) & (atomicLoad(&${ARRIVED}[b]) >= want)) { atomicSub(&${ARRIVED}[b], want); atomicStore(&${NEED}[b], 0u); done |= 1u << b; }`);
+    const red = hasCountedRed(cx.fn) ? ` ${RED_TOTAL}[b] = atomicExchange(&${RED}[b], 0u);` : '';
+    cx.line(`    if ((need != 0u) & (atomicLoad(&${ARRIVED}[b]) >= want)) { atomicSub(&${ARRIVED}[b], want); atomicStore(&${NEED}[b], 0u); done |= 1u << b;${red} }`);
     cx.line(`  }`);
     cx.line(`  ${DONE} = done;`);
     cx.line(`  ${RESULT} = select(live, 0u, (done == 0u) & (waiting == live));`);
@@ -102,15 +112,26 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
   }
   if (i.reduce === null || i.pred === null) { cx.line('workgroupBarrier();'); return undefined; }
   const active = i.active === null ? '' : ` && ${cx.ref(i.active)}`;
-  // Count the predicate (popc, or) or its negation (and: true when none is false).
-  const counted = i.reduce === 'and' ? `!${cx.ref(i.pred)}` : cx.ref(i.pred);
-  cx.line(`if (${counted}${active}) { atomicAdd(&${COUNTER}, 1u); }`);
+  cx.line(`if (${contribution(cx, i.reduce, i.pred)}${active}) { atomicAdd(&${COUNTER}, 1u); }`);
   cx.line('workgroupBarrier();');
   cx.line(`if (ptx_tid_linear == 0u) { ${RESULT} = atomicExchange(&${COUNTER}, 0u); }`);
   const total = cx.temp('bar_total');
   cx.line(`let ${total} = workgroupUniformLoad(&${RESULT});`);
+  return reduced(i, total);
+}
+
+/** What a thread adds to a bar.red count: its predicate (popc, or) or its negation (and: true when none is false). */
+function contribution(cx: InstContext, reduce: 'popc' | 'and' | 'or', pred: ValueId): string {
+  return reduce === 'and' ? `!${cx.ref(pred)}` : cx.ref(pred);
+}
+
+/** bar.red's result from the count of contributions. */
+function reduced(i: InstOf<'barrier'>, total: string): string {
   return i.reduce === 'popc' ? total : i.reduce === 'and' ? `(${total} == 0u)` : `(${total} != 0u)`;
 }
+
+/** Whether the step loop counts a `bar.red` (its contributions then go to per-barrier totals). */
+const hasCountedRed = (fn: IrFunction): boolean => fn.blocks.some((b) => b.insts.some((id) => { const x = fn.inst(id).inst; return x.op === 'barrier' && x.counted === 'arrive' && x.reduce !== null; }));
 
 /** Module declarations `bar.red` needs (zero-initialised workgroup words). */
 export function barrierDeclarations(fn: IrFunction): string[] {
@@ -119,5 +140,6 @@ export function barrierDeclarations(fn: IrFunction): string[] {
   return [
     ...(red ? [`var<workgroup> ${COUNTER}: atomic<u32>;`, `var<workgroup> ${RESULT}: u32;`] : []),
     ...(counted ? [`var<workgroup> ${ARRIVED}: array<atomic<u32>, 16>;`, `var<workgroup> ${NEED}: array<atomic<u32>, 16>;`, `var<workgroup> ${DONE}: u32;`, `var<workgroup> ${WAITING}: atomic<u32>;`] : []),
+    ...(hasCountedRed(fn) ? [`var<workgroup> ${RED}: array<atomic<u32>, 16>;`, `var<workgroup> ${RED_TOTAL}: array<u32, 16>;`] : []),
   ];
 }

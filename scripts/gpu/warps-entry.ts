@@ -1,5 +1,5 @@
-// The warp kernels on the GPU machine's WebGPU (Dawn on NVIDIA, 32-lane subgroups) for each warp
-// path, against the JS reference and, where recorded, native CUDA. Bundled by
+// The warp kernels and the block reductions on the GPU machine's WebGPU (Dawn on NVIDIA, 32-lane
+// subgroups) for each warp path, against the JS references and, where recorded, native CUDA. Bundled by
 // scripts/gpu/bundle-gpu.mjs next to tests/warps so the harness finds the kernels; the GPU machine
 // has node but no vitest.   node tests/warps/.gpu-warps.mjs [auto,emulated,subgroups,pinned]
 // `pinned`: the auto path in a context that pins 32-lane subgroups with @subgroup_size(32)
@@ -7,7 +7,8 @@
 // subgroups path, the others the emulated one.
 import { create, globals } from 'webgpu';
 import { WARP_CASES, expected, outputWords } from '../../tests/warps/cases.js';
-import { nativeCases, runWarpKernel } from '../../tests/warps/harness.js';
+import { nativeCases, runBlockReduce, runWarpKernel } from '../../tests/warps/harness.js';
+import { BLOCK_REDUCE_CASES, mismatch } from '../../tests/warps/block-reduce-cases.js';
 
 Object.assign(globalThis, globals);
 Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]), userAgent: 'node' }, configurable: true });
@@ -39,6 +40,22 @@ for (const warpPath of paths) {
       });
       if (bad.length) { failed++; console.log(`FAIL ${name} (path ${run.path}): ${bad.join('; ')}`); }
       else { passed++; console.log(`PASS ${name} (path ${run.path}${run.pinned ? ` @subgroup_size(${run.pinned})` : ''}${rec ? ', = native' : ''})`); }
+    } catch (e) {
+      failed++; console.log(`FAIL ${name}: ${String((e as Error).message ?? e).split('\n')[0]}`);
+    }
+  }
+}
+// The block reductions (tests/warps/block-reduce-cases.ts) on the same paths.
+for (const warpPath of paths) {
+  for (const c of BLOCK_REDUCE_CASES) {
+    const name = `${warpPath}/${c.name}`;
+    try {
+      const pinned = warpPath === 'pinned';
+      const run = await runBlockReduce(c, pinned ? 'auto' : warpPath, pinned ? { subgroupSizeControl: 'always' } : {});
+      const want = c.reference(run.args);
+      const bad = run.outputs.map((o, k) => mismatch(o, want[k] as Float32Array | Int32Array, c.tolerance?.[k])).flatMap((m, k) => (m ? [`output ${k}${m}`] : []));
+      if (bad.length) { failed++; console.log(`FAIL ${name} (path ${run.path}): ${bad.join('; ')}`); }
+      else { passed++; console.log(`PASS ${name} (path ${run.path})`); }
     } catch (e) {
       failed++; console.log(`FAIL ${name}: ${String((e as Error).message ?? e).split('\n')[0]}`);
     }

@@ -161,9 +161,10 @@ export interface BarrierInst extends Base {
    * `arrive` adds the active threads to barrier `id`'s arrival counter (no wait); `step` is the
    * step's `bar.red.popc` of running threads (`pred`) that also completes every barrier whose
    * count was reached, and is 0 when all running threads wait (`active`) and none completed;
-   * `done` reads whether barrier `id` completed in this step (a pred).
+   * `done` reads whether barrier `id` completed in this step (a pred); `total` reads a
+   * completed `bar.red`'s result (its arrivals added their `pred` to the barrier's total).
    */
-  readonly counted?: 'arrive' | 'step' | 'done';
+  readonly counted?: 'arrive' | 'step' | 'done' | 'total';
 }
 export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: MemoryScope }
 /**

@@ -137,6 +137,15 @@ D:
     const e = errorOf(divergent('bar.sync 1, 48;'));
     expect(e.message).toMatch(/thread count of 48/);
   });
+  it('counts barrier arrivals in a step loop with emulated warp operations', () => {
+    // br_layernorm: warp 0 alone shuffles through the second level while the other warps wait
+    // at the next bar.sync; br_any_above: the same with bar.red.or as that barrier.
+    const src = read('block_reduce');
+    const wgsl = (entry: string, warpPath: 'emulated' | 'subgroups'): string => compile(src, { entry, warpPath }).kernels[0]?.wgsl ?? '';
+    expect(wgsl('br_layernorm', 'emulated')).toMatch(/atomicAdd\(&ptx_bar_arrived\[/);
+    expect(wgsl('br_any_above', 'emulated')).toMatch(/atomicAdd\(&ptx_bar_red\[/);
+    expect(wgsl('br_layernorm', 'subgroups')).not.toContain('ptx_bar_arrived');
+  });
   it.each([
     ['bar.sync 1, 48;', /thread count of 48/],
     ['bar.arrive 1, 0;', /thread count of 0/],

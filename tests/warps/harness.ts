@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, type Context, type ContextOptions } from '../../src/api.js';
 import { POISON, warpInput } from './reference.js';
+import type { BrArg, BrCase } from './block-reduce-cases.js';
 
 const KERNELS = join(import.meta.dirname, '..', 'kernels');
 export const NATIVE_FILE = join(import.meta.dirname, 'native', 'warp_native.json');
@@ -47,5 +48,35 @@ export async function runWarpKernel(
     return { outputs, path: compiled.layout.warp.path, pinned: compiled.layout.warp.pinnedSubgroupSize };
   } finally {
     c.destroy();
+  }
+}
+
+/** Runs a block-reduction case (block-reduce-cases.ts); returns its output buffers in argument order. */
+export async function runBlockReduce(
+  c: BrCase, warpPath: 'auto' | 'subgroups' | 'emulated', contextOptions: ContextOptions = {},
+): Promise<{ readonly outputs: (Float32Array | Int32Array)[]; readonly path: string; readonly args: BrArg[] }> {
+  const ctx = await context(contextOptions);
+  try {
+    const fn = ctx.loadModule(kernelSource('block_reduce'), { fileName: 'block_reduce.ptx', warpPath }).getFunction(c.kernel);
+    const args = c.args();
+    const launchArgs = args.map((a) => {
+      if ('scalar' in a) return a.scalar;
+      const b = ctx.malloc(a.buffer.byteLength);
+      ctx.memcpyHtoD(b, a.buffer);
+      return b;
+    });
+    const compiled = await fn.prepareAsync({ grid: c.grid, block: c.block }, launchArgs as never);
+    fn.launch({ grid: c.grid, block: c.block }, launchArgs as never);
+    const outputs: (Float32Array | Int32Array)[] = [];
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k] as BrArg;
+      if (!('buffer' in a) || a.output !== true) continue;
+      const o = a.buffer.slice();
+      await ctx.memcpyDtoH(o, launchArgs[k] as never);
+      outputs.push(o);
+    }
+    return { outputs, path: compiled.layout.warp.path, args };
+  } finally {
+    ctx.destroy();
   }
 }
