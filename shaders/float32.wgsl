@@ -126,6 +126,9 @@ fn f32r_sincos(u: u32, is_cos: bool) -> u32 {
   if ((u & 0x7f800000u) == 0x7f800000u) { return 0x7fffffffu; }
   if ((u & 0x7fffffffu) == 0u) { return select(u, 0x3f800000u, is_cos); }
   let x = bitcast<f32>(u);
+  // Past 2^15 the reduction below loses its exact products, and the ISA bounds nothing there:
+  // the device's own function (NVIDIA's hardware is as loose there).
+  if (abs(x) > 32768.0f) { return f32r_canon(select(sin(x), cos(x), is_cos)); }
   // x - k pi/2 in four parts (Cody and Waite): exact products for |k| < 2^8, and still within
   // the bound far past the ISA's stated range
   let k = round(x * 0.63661977f);
