@@ -167,7 +167,10 @@ const mov: Handler = (cx, inst) => {
     dst.elements.forEach((e, index) => cx.write(e, cx.emit({ op: 'extract', type: pt, value: vec, index }, inst.span)));
     return;
   }
-  cx.write(dst, cx.read(src, cx.registerType(dst) ?? t));
+  // An integer immediate of a bit-size mov is a bit pattern (`mov.b32 %f1, 0x7F800000` is +inf)
+  const dt = cx.registerType(dst);
+  const readAs = src.kind === 'integer' && dt?.kind === 'float' ? t : dt ?? t;
+  cx.write(dst, cx.read(src, readAs));
 };
 
 /** `cvt.dtype.atype`: integer resizing, int<->float and float<->float conversions. */
