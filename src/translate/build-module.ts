@@ -48,6 +48,7 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
       text: source.text,
       kernelParams: new Map(params.map((p, i) => [p.name, i])),
       variables: fnSpaces,
+      elementBytes: elementSizes(ast, renamed.body),
     };
     const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
     if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };
@@ -55,6 +56,20 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     module.functions.push(fn);
   }
   return module;
+}
+
+/** Element sizes of the variables a function sees (the module's, then its own), for `a[i]` operands. */
+function elementSizes(ast: Ast.Module, body: readonly Ast.Statement[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const visit = (list: readonly (Ast.Statement | Ast.ModuleItem)[]): void => {
+    for (const st of list) {
+      if (st.kind === 'variable' && st.space.space !== 'reg') out.set(st.name, sizeOf(st.type) * (st.vector ?? 1));
+      else if (st.kind === 'scope') visit(st.body);
+    }
+  };
+  visit(ast.items);
+  visit(body);
+  return out;
 }
 
 /**

@@ -7,6 +7,7 @@ import type * as Ast from '../ptx/ast.js';
 import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { bitsToF32, bitsToF64, f32Bits, f64Bits } from './context.js';
 import { isFloatType, sizeOf } from './ptx-types.js';
+import { constantInteger, WARP_SZ, WARP_SZ_VALUE } from './constant-expression.js';
 
 export interface InitialBytes {
   readonly bytes: Uint8Array;
@@ -49,9 +50,12 @@ function scalarBits(op: Ast.Operand, type: Ast.ScalarType, relocs: InitialBytes[
       if (type === 'f64') return op.width === 64 ? op.bits : f64Bits(bitsToF32(op.bits));
       return op.bits;
     case 'symbol':
+      if (op.name === WARP_SZ) return float ? undefined : WARP_SZ_VALUE;
       relocs.push({ offset, symbol: op.name, generic: false });
       return 0n;
     case 'expression': {
+      const k = float ? undefined : constantInteger(op, () => false);
+      if (k !== undefined) return BigInt.asUintN(64, k);
       const r = symbolic(op);
       if (!r) return undefined;
       relocs.push({ offset, ...r });
