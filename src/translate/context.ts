@@ -272,11 +272,18 @@ export class BuildContext {
     return this.symbols.addressSize === 64 ? T.i64 : T.i32;
   }
 
+  /**
+   * The address `mov` and address operands take of a name: a variable's in its window; a kernel
+   * parameter's in the .param space (ISA "Kernel Function Parameters"), its offset there, read
+   * back by ld.param (handlers-memory.ts).
+   */
   private symbolAddress(op: Ast.SymbolOperand): ValueId {
-    const space = this.symbols.variables.get(op.name);
-    if (!space) return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
     const type = this.symbols.addressSize === 64 ? T.i64 : T.i32;
-    return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
+    const space = this.symbols.variables.get(op.name);
+    if (space) return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
+    const param = this.symbols.kernelParams.get(op.name);
+    if (param !== undefined) return this.constant(type, BigInt(this.fn.kernelParams[param]?.offset ?? 0), op.span);
+    return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
   }
 
   private integerLiteral(value: bigint, type: IrType, span: Span): ValueId {

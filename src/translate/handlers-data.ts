@@ -287,7 +287,9 @@ function saturateInt(cx: BuildContext, v: ValueId, st: Ast.ScalarType, dt: Ast.S
 
 const cvta: Handler = (cx, inst) => {
   const t = irTypeOf(typeOf(inst));
-  const space = (inst.modifiers.space?.space ?? 'global') as MemorySpace;
+  // `.param`: a kernel parameter's generic address (PTX 7.7; nvcc's form for a __grid_constant__
+  // parameter whose address escapes), read by generic loads (lowering/address-spaces.ts)
+  const space = (inst.modifiers.space?.space ?? 'global') as MemorySpace | 'param';
   const v = cx.read(operand(inst, 1), t);
   cx.write(operand(inst, 0), cx.emit({ op: 'cvta', type: t, value: v, space, toGeneric: !inst.modifiers.to }, inst.span));
 };

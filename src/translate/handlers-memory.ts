@@ -49,20 +49,40 @@ function loadKernelParam(cx: BuildContext, inst: Ast.Instruction): boolean {
   if (addr.kind !== 'address' || addr.base.kind !== 'symbol') return false;
   const index = cx.symbols.kernelParams.get(addr.base.name);
   if (index === undefined) return false;
+  readKernelParam(cx, inst, index, Number(addr.offset), null);
+  return true;
+}
+
+/**
+ * `ld.param` through a register in a kernel: the register holds a kernel parameter's address
+ * (`mov.u64 %rd1, k_param_0;`, ISA "Kernel Function Parameters": such an address is in the
+ * .param space and is read with ld.param), an offset in the parameter space (context.ts).
+ * nvcc does this for `__grid_constant__` parameters indexed at run time.
+ */
+function loadKernelParamAt(cx: BuildContext, inst: Ast.Instruction): boolean {
+  const addr = operand(inst, 1);
+  if (!cx.fn.isEntry || addr.kind !== 'address' || addr.base.kind === 'symbol') return false;
+  const full = cx.address({ ...addr, offset: 0n }, 'generic');
+  const at = cx.fn.typeOf(full) === T.i32 ? full : cx.emit({ op: 'truncate', type: T.i32, value: full }, inst.span);
+  readKernelParam(cx, inst, -1, Number(addr.offset), at);
+  return true;
+}
+
+/** The element(s) of an `ld.param` from the launch uniform, `offset` bytes into `param` (or past `dynamic`). */
+function readKernelParam(cx: BuildContext, inst: Ast.Instruction, param: number, offset: number, dynamic: ValueId | null): void {
   const dst = operand(inst, 0);
   const count = elementCount(dst, inst);
   const et = irTypeOf(typeOf(inst));
   const size = sizeOf(typeOf(inst));
   const parts = Array.from({ length: count }, (_, i) =>
-    cx.emit({ op: 'kernel_param', type: et, param: index, offset: Number(addr.offset) + i * size }, inst.span));
+    cx.emit({ op: 'kernel_param', type: et, param, offset: offset + i * size, dynamic }, inst.span));
   const value = count === 1 ? (parts[0] as ValueId) : cx.emit({ op: 'compose', type: accessType(inst, count), parts }, inst.span);
   writeLoaded(cx, inst, dst, value);
-  return true;
 }
 
 const ld: Handler = (cx, inst) => {
   const space = spaceOf(inst);
-  if (space === 'param' && loadKernelParam(cx, inst)) return;
+  if (space === 'param' && (loadKernelParam(cx, inst) || loadKernelParamAt(cx, inst))) return;
   if (space === 'param' && !isParamVariable(cx, operand(inst, 1))) { unsupportedParam(cx, inst); return; }
   const dst = operand(inst, 0);
   const type = accessType(inst, elementCount(dst, inst));

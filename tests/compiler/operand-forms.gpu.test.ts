@@ -120,6 +120,65 @@ it('reads and writes registers without %, vector elements, WARP_SZ and constant 
   }
 });
 
+// A kernel parameter's address (`mov.u64 %rd, param;`, ISA "Kernel Function Parameters": in the
+// .param space, read with ld.param), at fixed and run-time offsets, through 64- and 32-bit
+// registers, and its generic address (`cvta.param`, PTX 7.7) read by generic loads.
+const PARAMS_PTX = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry params(.param .u64 pout, .param .align 8 .b8 blob[24], .param .u32 n)
+{
+  .reg .u32 %r<12>;
+  .reg .u64 %rd<9>;
+  .reg .f32 %f<3>;
+  ld.param.u64 %rd1, [pout];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd6, %r1, 32;
+  add.s64 %rd7, %rd1, %rd6;
+  mov.u64 %rd2, blob;
+  ld.param.u8 %r2, [%rd2];
+  ld.param.u16 %r3, [%rd2+2];
+  and.b32 %r4, %r1, 3;
+  mul.wide.u32 %rd4, %r4, 4;
+  add.s64 %rd3, %rd2, %rd4;
+  ld.param.u32 %r5, [%rd3];
+  ld.param.u64 %rd5, [%rd2+8];
+  ld.param.v2.f32 {%f1, %f2}, [%rd2+16];
+  add.f32 %f1, %f1, %f2;
+  mov.u32 %r6, n;
+  ld.param.u32 %r7, [%r6];
+  cvta.param.u64 %rd8, %rd2;
+  ld.v2.u32 {%r10, %r11}, [%rd8+4];
+  ld.u8 %r9, [%rd8+1];
+  add.u32 %r10, %r10, %r11;
+  add.u32 %r10, %r10, %r9;
+  mov.u32 %r8, %r10;
+  st.global.v4.u32 [%rd7], {%r2, %r3, %r5, %r7};
+  st.global.u64 [%rd7+16], %rd5;
+  st.global.f32 [%rd7+24], %f1;
+  st.global.u32 [%rd7+28], %r8;
+  ret;
+}
+`;
+
+it('reads kernel parameters through their address and generic address', async () => {
+  const blob = new Uint8Array(24);
+  const view = new DataView(blob.buffer);
+  [0x12345678, 0x9abcdef0, 0x0badf00d, 0xfeedface].forEach((w, k) => view.setUint32(4 * k, w, true));
+  view.setFloat32(16, 1.25, true);
+  view.setFloat32(20, 2.5, true);
+  const threads = 6;
+  const out = new Uint32Array(8 * threads).fill(0xdeadbeef);
+  await runPtx(PARAMS_PTX, [out, blob, 4242], { grid: 1, block: threads });
+  for (let t = 0; t < threads; t++) {
+    expect([...out.subarray(8 * t, 8 * t + 8)], `thread ${t}`).toEqual([
+      blob[0], view.getUint16(2, true), view.getUint32(4 * (t & 3), true), 4242,
+      view.getUint32(8, true), view.getUint32(12, true), 0x40700000 /* 3.75f */,
+      (view.getUint32(4, true) + view.getUint32(8, true) + blob[1]!) >>> 0,
+    ]);
+  }
+});
+
 // WARP_SZ and constant expressions where declarations take constants: an array dimension and
 // initializers (ptxas accepts both).
 const DECL_PTX = `.version 8.0
