@@ -17,6 +17,7 @@ import type { SsaBuilder, Variable } from './ssa.js';
 import { irTypeOf } from './ptx-types.js';
 import { RESERVED_SMEM_BYTES, RESERVED_SMEM_SYMBOL, reservedSmemOffset, specialRegister } from './special-registers.js';
 import { constantInteger, symbolPlusOffset, WARP_SZ, WARP_SZ_VALUE } from './constant-expression.js';
+import type { CallTargets, FunctionTable } from './function-pointers.js';
 
 export interface Scope {
   readonly parent: Scope | undefined;
@@ -35,11 +36,15 @@ export interface ModuleSymbols {
   readonly text?: string;
   /** The element size of each variable in scope, for array elements `a[i]` as operands. */
   readonly elementBytes?: ReadonlyMap<string, number>;
+  /** The module's function addresses (function-pointers.ts). */
+  readonly functions?: FunctionTable;
 }
 
 export class BuildContext {
   block: BlockId;
   scope: Scope;
+  /** The function's `.callprototype` and `.calltargets` statements, by label (function-pointers.ts). */
+  callTargets: ReadonlyMap<string, CallTargets> = new Map();
   private readonly consts = new Map<string, ValueId>();
 
   constructor(
@@ -275,7 +280,7 @@ export class BuildContext {
   /**
    * The address `mov` and address operands take of a name: a variable's in its window; a kernel
    * parameter's in the .param space (ISA "Kernel Function Parameters"), its offset there, read
-   * back by ld.param (handlers-memory.ts).
+   * back by ld.param (handlers-memory.ts); a function's (function-pointers.ts).
    */
   private symbolAddress(op: Ast.SymbolOperand): ValueId {
     const type = this.symbols.addressSize === 64 ? T.i64 : T.i32;
@@ -283,6 +288,11 @@ export class BuildContext {
     if (space) return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
     const param = this.symbols.kernelParams.get(op.name);
     if (param !== undefined) return this.constant(type, BigInt(this.fn.kernelParams[param]?.offset ?? 0), op.span);
+    const fn = this.symbols.functions?.addresses.get(op.name);
+    if (fn !== undefined) return this.constant(type, fn, op.span);
+    if (this.symbols.functions?.kernels.has(op.name)) {
+      return this.fail(DiagnosticCode.LowerUnsupportedFeature, `the address of kernel \`${op.name}\` is for launching it from the GPU (CUDA dynamic parallelism), which WebGPU cannot do`, op.span, type);
+    }
     return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
   }
 

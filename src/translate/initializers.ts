@@ -14,7 +14,8 @@ export interface InitialBytes {
   readonly relocations: { offset: number; symbol: string; generic: boolean; addend?: number }[];
 }
 
-export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[]): InitialBytes | undefined {
+/** `functions`: the addresses of the module's `.func`s (function-pointers.ts), for tables of function pointers. */
+export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[], functions?: ReadonlyMap<string, bigint>): InitialBytes | undefined {
   if (!v.initializer) return undefined;
   const elem = sizeOf(v.type);
   const bytes = new Uint8Array(Math.max(size, elem));
@@ -23,7 +24,8 @@ export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Di
   let offset = 0;
   const put = (op: Ast.Operand): void => {
     if (offset + elem > bytes.length) return;
-    const bits = scalarBits(op, v.type, relocations, offset);
+    const fn = op.kind === 'symbol' ? functions?.get(op.name) : undefined;
+    const bits = fn ?? scalarBits(op, v.type, relocations, offset);
     if (bits === undefined) {
       diags.push({ code: DiagnosticCode.ParseBadLiteral, severity: 'error', span: op.span, message: `initializer of kind ${op.kind} is not supported` });
     } else {

@@ -28,6 +28,7 @@ describe('compile diagnostics', () => {
   });
 
   it.each([
+    ['  mov.u64 %rd2, k;', /error\[L002\]: the address of kernel `k` is for launching it from the GPU \(CUDA dynamic parallelism\), which WebGPU cannot do/],
     ['  mov.u64 %rd2, out;\n  cvta.param.u64 %rd3, %rd2;\n  st.u32 [%rd3], %r1;', /error\[L002\]: a store or atomic through a kernel parameter's generic address: kernel parameters are read-only/],
   ])('says why a form has no WGSL meaning: %s', (body, message) => {
     expect(errorOf(kernel(body)).message).toMatch(message);

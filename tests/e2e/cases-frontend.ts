@@ -67,4 +67,83 @@ cases.push(
   pickCoeff('pick_coeff/partial-blocks', 600, 128),
 );
 
+// ------------------------------------------------------------ fn_pointers.cu
+// apply_activation(a, b, which, out, n): out[i] = activations[w % 4](operators[w / 4 % 3](a[i], b[i]))
+// through two __device__ tables of function pointers of different signatures; apply_local(in,
+// out, n, k): out[i] = {relu, square}[(i + k) & 1](in[i]) from a local array of pointers.
+
+const f32 = Math.fround;
+const ACTIVATIONS = [(x: number) => (x > 0 ? x : 0), (x: number) => (x > 0 ? x : f32(0.125 * x)), (x: number) => f32(x * x), (x: number) => -x];
+const OPERATORS = [(x: number, y: number) => f32(x + y), (x: number, y: number) => f32(x - y), (x: number, y: number) => Math.max(x, y)];
+
+function applyActivation(name: string, n: number, block: number): E2ECase {
+  const grid = Math.ceil(n / block);
+  return defineCase({
+    name, ptxFile: 'fn_pointers.ptx', entry: 'apply_activation', grid, block,
+    params: ['a', 'b', 'which', 'out', 'n'],
+    build(rng) {
+      const a = Float32Array.from({ length: n }, () => rng.f32(-100, 100));
+      const b = Float32Array.from({ length: n }, () => rng.f32(-100, 100));
+      const which = Int32Array.from({ length: n }, () => rng.int(0, 11));
+      const out = poisoned((m) => new Float32Array(m), n, 2);
+      const exp = poisonedCopy(out);
+      for (let i = 0; i < n; i++) {
+        const w = which[i] as number;
+        const op = OPERATORS[Math.floor(w / 4) % 3] as (x: number, y: number) => number;
+        const act = ACTIVATIONS[w % 4] as (x: number) => number;
+        exp[i] = act(op(a[i] as number, b[i] as number));
+      }
+      return withOutputs([a, b, which, out, n], { 3: exp });
+    },
+  });
+}
+
+function applyLocal(name: string, n: number, block: number, k: number): E2ECase {
+  const grid = Math.ceil(n / block);
+  return defineCase({
+    name, ptxFile: 'fn_pointers.ptx', entry: 'apply_local', grid, block,
+    params: ['in', 'out', 'n', 'k'],
+    build(rng) {
+      const input = Float32Array.from({ length: n }, () => rng.f32(-100, 100));
+      const out = poisoned((m) => new Float32Array(m), n, 2);
+      const exp = poisonedCopy(out);
+      for (let i = 0; i < n; i++) exp[i] = ((i + k) & 1 ? ACTIVATIONS[2] : ACTIVATIONS[0])?.(input[i] as number) ?? 0;
+      return withOutputs([input, out, n, k], { 1: exp });
+    },
+  });
+}
+
+// shapes(in, kind, out, n): out[i] = 2 * area for circles (3a^2) and triangles (a^2/2), 2 + area
+// for squares (a^2), through virtual area() and scale(); kind may be negative (k = kind % 3 < 0
+// picks the triangle, as the kernel's conditional does).
+function shapes(name: string, n: number, block: number): E2ECase {
+  const grid = Math.ceil(n / block);
+  return defineCase({
+    name, ptxFile: 'fn_pointers.ptx', entry: 'shapes', grid, block,
+    params: ['in', 'kind', 'out', 'n'],
+    build(rng) {
+      const input = Float32Array.from({ length: n }, () => rng.f32(-50, 50));
+      const kind = Int32Array.from({ length: n }, () => rng.int(-5, 5));
+      const out = poisoned((m) => new Float32Array(m), n, 2);
+      const exp = poisonedCopy(out);
+      for (let i = 0; i < n; i++) {
+        const a = input[i] as number;
+        const k = (kind[i] as number) % 3;
+        const area = k === 0 ? f32(f32(3 * a) * a) : k === 1 ? f32(a * a) : f32(f32(0.5 * a) * a);
+        exp[i] = k === 1 ? f32(2 + area) : f32(2 * area);
+      }
+      return withOutputs([input, kind, out, n], { 2: exp });
+    },
+  });
+}
+
+cases.push(
+  shapes('shapes/one-block', 90, 128),
+  shapes('shapes/partial-blocks', 800, 128),
+  applyActivation('apply_activation/one-block', 100, 128),
+  applyActivation('apply_activation/partial-blocks', 1000, 128),
+  applyLocal('apply_local/one-block', 50, 64, 3),
+  applyLocal('apply_local/partial-blocks', 700, 128, 0),
+);
+
 export { cases };
