@@ -1,10 +1,43 @@
-// Kernels that exercise PTX forms nvcc emits for everyday CUDA (issue 12): a __grid_constant__
-// parameter read through its address and generic address (param_address.cu), function pointers
-// and C++ virtual functions (fn_pointers.cu).
+// Kernels that exercise PTX forms nvcc emits for everyday CUDA (issue 12): CUDA's reserved
+// shared memory (reserved_smem.cu), a __grid_constant__ parameter read through its address and
+// generic address (param_address.cu), function pointers and C++ virtual functions
+// (fn_pointers.cu).
 import { defineCase, poisoned, poisonedCopy, withOutputs, type E2ECase } from './case-kit.ts';
 import { fmaf32, type Rng } from './reference.ts';
 
 const cases: E2ECase[] = [];
+
+// ------------------------------------------------------------ reserved_smem.cu
+// reserved_block_sum(in, sums, copy, flags, n): block sums whose per-warp partials live in the
+// reserved shared memory (%reserved_smem_offset_1, as cooperative groups finds it), a copy of
+// the input through an ordinary __shared__ array next to it, and four checks of the bounds that
+// must all hold (1).
+
+function reservedBlockSum(name: string, n: number, block: number): E2ECase {
+  const grid = Math.ceil(n / block);
+  return defineCase({
+    name, ptxFile: 'reserved_smem.ptx', entry: 'reserved_block_sum', grid, block,
+    params: ['in', 'sums', 'copy', 'flags', 'n'],
+    build(rng) {
+      const input = Int32Array.from({ length: n }, () => rng.i32());
+      const sums = poisoned((m) => new Int32Array(m), grid, 1);
+      const copy = poisoned((m) => new Int32Array(m), n, 3);
+      const expSums = poisonedCopy(sums);
+      const expCopy = poisonedCopy(copy);
+      expCopy.set(input);
+      for (let b = 0; b < grid; b++) expSums[b] = input.subarray(b * block, (b + 1) * block).reduce((x, y) => (x + y) | 0, 0);
+      const flags = poisoned((m) => new Int32Array(m), 4, 1);
+      const expFlags = poisonedCopy(flags);
+      expFlags.fill(1, 0, 4);
+      return withOutputs([input, sums, copy, flags, n], { 1: expSums, 2: expCopy, 3: expFlags });
+    },
+  });
+}
+
+cases.push(
+  reservedBlockSum('reserved_block_sum/one-block', 100, 128),
+  reservedBlockSum('reserved_block_sum/partial-blocks', 1000, 256),
+);
 
 // ------------------------------------------------------------ param_address.cu
 // struct Coeffs { float c[8]; int n; } passed by value (36 bytes). poly_eval (__grid_constant__,
