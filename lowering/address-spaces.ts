@@ -11,6 +11,8 @@
  *   the global slots (pointer parameters bound as storage buffers), each region's view, and
  *   the module's `.const`/`.global` images (laid out once per module, so every kernel of a
  *   module agrees on them).
+ *   A generic load through a kernel parameter's generic address (`cvta.param`, traced like any
+ *   provenance) becomes a `kernel_param` read at the address's low word.
  * Does not: narrow 64-bit arithmetic (narrow-int64 does), or check bounds (WGSL clamps).
  *
  * Provenance is a forward data-flow lattice over SSA values: a value derived from kernel
@@ -27,7 +29,7 @@ import { MODULE_GLOBAL_TAG, type MemoryImage } from './layout.js';
 import { moduleMemory } from './module-memory.js';
 
 type Provenance =
-  | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' | 'module-global' }
+  | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' | 'module-global' | 'param' }
   | { readonly kind: 'slot'; readonly param: number };
 
 const NONE: Provenance = { kind: 'none' };
@@ -45,9 +47,12 @@ const isPointer = (p: Provenance): boolean => p.kind !== 'none' && p.kind !== 'i
 
 function transfer(inst: Inst, get: (v: ValueId) => Provenance, pointerBits: number): Provenance {
   switch (inst.op) {
-    case 'kernel_param': return T.bitWidth(inst.type) === pointerBits ? { kind: 'slot', param: inst.param } : INT;
+    case 'kernel_param':
+      if (T.bitWidth(inst.type) !== pointerBits) return INT;
+      return inst.dynamic === null ? { kind: 'slot', param: inst.param } : MIXED; // which parameter is known at run time only
     case 'address_of': return inst.space === 'shared' || inst.space === 'local' || inst.space === 'const' ? { kind: inst.space } : inst.space === 'global' ? { kind: 'module-global' } : MIXED;
-    case 'cvta': case 'extend': case 'truncate': case 'bitcast': return get(inst.value);
+    case 'cvta': return inst.space === 'param' && inst.toGeneric ? { kind: 'param' } : get(inst.value);
+    case 'extend': case 'truncate': case 'bitcast': return get(inst.value);
     case 'select': return join(get(inst.a), get(inst.b));
     case 'ibinary': {
       const a = get(inst.a);
@@ -150,6 +155,7 @@ export const addressSpaces: Pass = {
       const data = fn.inst(id);
       const inst = data.inst;
       if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic') continue;
+      if (inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
       const region = regionOf(inst.space, inst.address);
       const access = accessOf(inst);
       if (region.kind === 'slot') push(slotAccess, region.slot, access);
@@ -213,6 +219,22 @@ function lowWord(fn: IrFunction, block: import('../src/ir/entities.js').BlockId,
   return results[0] as ValueId;
 }
 
+/**
+ * A generic access through a kernel parameter's generic address (`cvta.param`): a load reads
+ * the launch uniform at the address's low word (the offset in the parameter space) and is
+ * replaced (true); kernel parameters are read-only, so a store or atomic is an error.
+ */
+function parameterAccess(fn: IrFunction, data: import('../src/ir/function.js').InstData, id: import('../src/ir/entities.js').InstId, cx: PassContext): boolean {
+  const inst = data.inst;
+  if (inst.op !== 'load') {
+    cx.diagnostics.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: data.span, message: 'a store or atomic through a kernel parameter\'s generic address: kernel parameters are read-only' });
+    return false;
+  }
+  const offset = lowWord(fn, data.block, inst.address, data.span, id);
+  data.inst = { op: 'kernel_param', type: inst.type, param: -1, offset: 0, dynamic: offset };
+  return true;
+}
+
 /** `address_of` -> window offset constant; `cvta` -> add or strip the generic tag. */
 function lowerAddressConstructors(fn: IrFunction, windows: Record<'shared' | 'local' | 'const' | 'global', WindowRegion>): void {
   for (const data of fn.insts) {
@@ -230,7 +252,7 @@ function lowerAddressConstructors(fn: IrFunction, windows: Record<'shared' | 'lo
 
 function cvtaArithmetic(fn: IrFunction, data: import('../src/ir/function.js').InstData, inst: Extract<Inst, { op: 'cvta' }>): Inst {
   const wide = T.bitWidth(inst.type) === 64;
-  const tag = inst.space === 'shared' ? GENERIC_TAG.shared : inst.space === 'local' ? GENERIC_TAG.local : inst.space === 'const' ? GENERIC_TAG.const : undefined;
+  const tag = inst.space === 'shared' || inst.space === 'local' || inst.space === 'const' || inst.space === 'param' ? GENERIC_TAG[inst.space] : undefined;
   if (tag === undefined || !wide) return { op: 'bitcast', type: inst.type, value: inst.value };
   if (!inst.toGeneric) {
     // generic -> window: keep the low word (the window offset), as a 64-bit value

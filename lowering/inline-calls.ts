@@ -12,7 +12,8 @@
  *   `__assertfail` (what nvcc emits for a failed `assert`) is a `trap`; `vprintf` is a no-op
  *   that returns 0 (printf output is discarded).
  * Does not: allow recursion, which WGSL forbids: a cycle is error L003 naming it
- *   (`f -> g -> f`) at the call that closes it. Indirect calls are rejected by the builder.
+ *   (`f -> g -> f`) at the call that closes it. Indirect calls are direct calls of their
+ *   candidates by then (src/translate/function-pointers.ts).
  *
  * A callee's own `.local` variables are shared by all its inlined copies: without recursion
  * no two activations of one function are live at once, as with a static frame.

@@ -17,5 +17,9 @@ export interface Pass {
   run(fn: IrFunction, cx: PassContext): void;
 }
 
-/** Generic-address tags in the high word: allocation ids handed out by the runtime stay below them. */
-export const GENERIC_TAG = { shared: 0xfffffff0, local: 0xfffffff1, const: 0xfffffff2 } as const;
+/**
+ * Generic-address tags in the high word: allocation ids handed out by the runtime stay below them.
+ * `param` tags a kernel parameter's generic address (`cvta.param`), which generic loads whose
+ * provenance address-spaces.ts traces read from the launch uniform.
+ */
+export const GENERIC_TAG = { shared: 0xfffffff0, local: 0xfffffff1, const: 0xfffffff2, param: 0xfffffff5 } as const;

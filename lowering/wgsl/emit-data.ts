@@ -5,6 +5,7 @@
 import { LAUNCH_HEADER_BYTES } from '../layout.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
+import type { ValueId } from '../../src/ir/entities.js';
 import * as T from '../../src/ir/types.js';
 import type { IrType } from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
@@ -154,8 +155,9 @@ function uniformWord(offset: number): string {
   return `ptx_launch[${offset >> 4}].${'xyzw'[(offset >> 2) & 3]}`;
 }
 
-export function kernelParam(fn: IrFunction, i: InstOf<'kernel_param'>): string {
-  const p = fn.kernelParams[i.param];
+export function kernelParam(cx: ExprContext & { readonly fn: IrFunction }, i: InstOf<'kernel_param'>): string {
+  if (i.dynamic !== null) return dynamicKernelParam(cx, i, i.dynamic);
+  const p = cx.fn.kernelParams[i.param];
   const at = LAUNCH_HEADER_BYTES + (p?.offset ?? 0) + i.offset;
   const bits = T.bitWidth(i.type);
   if (bits === 64) {
@@ -163,7 +165,30 @@ export function kernelParam(fn: IrFunction, i: InstOf<'kernel_param'>): string {
   }
   const word = uniformWord(at & ~3);
   const raw = bits >= 32 ? word : `extractBits(${word}, ${(at & 3) * 8}u, ${bits}u)`;
-  if (T.isFloat(i.type, 32)) return `bitcast<f32>(${raw})`;
-  if (i.type.kind === 'pred') return `(${raw} != 0u)`;
+  return fromParamBits(i.type, raw);
+}
+
+/**
+ * A parameter read at a run-time byte address (naturally aligned, as the ISA requires); a
+ * vector (a generic `ld.v4` through a `cvta.param` address) element by element.
+ */
+function dynamicKernelParam(cx: ExprContext, i: InstOf<'kernel_param'>, dynamic: ValueId): string {
+  const at = cx.temp('param_at');
+  cx.line(`let ${at} = ${LAUNCH_HEADER_BYTES + i.offset}u + ${cx.ref(dynamic)};`);
+  const word = (plus: number): string => `ptx_launch[(${at} + ${plus}u) >> 4u][((${at} + ${plus}u) >> 2u) & 3u]`;
+  const scalar = (type: IrType, plus: number): string => {
+    const bits = T.bitWidth(type);
+    if (bits === 64) return `vec2<u32>(${word(plus)}, ${word(plus + 4)})`;
+    return fromParamBits(type, bits >= 32 ? word(plus) : `extractBits(${word(plus)}, ((${at} + ${plus}u) & 3u) * 8u, ${bits}u)`);
+  };
+  if (i.type.kind !== 'vector') return scalar(i.type, 0);
+  const e = i.type.element;
+  const parts = Array.from({ length: i.type.count }, (_, k) => scalar(e, (k * T.bitWidth(e)) / 8));
+  return `${wgslType(i.type)}(${parts.join(', ')})`;
+}
+
+function fromParamBits(type: IrType, raw: string): string {
+  if (T.isFloat(type, 32)) return `bitcast<f32>(${raw})`;
+  if (type.kind === 'pred') return `(${raw} != 0u)`;
   return raw;
 }

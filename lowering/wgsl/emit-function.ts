@@ -9,7 +9,7 @@ import { DiagnosticCode, type Diagnostic } from '../../src/diagnostics/diagnosti
 import type { Span } from '../../src/diagnostics/span.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
-import type { Inst } from '../../src/ir/inst.js';
+import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
 import type { Stmt } from '../../src/ir/structured.js';
 import { useLists } from '../../src/ir/cfg.js';
 import type { InstContext } from './expr-context.js';
@@ -131,6 +131,30 @@ export class FunctionEmitter implements InstContext {
     this.line('}');
   }
 
+  /**
+   * WGSL evaluates an expression whose operands are all constants when the shader is created,
+   * and rejects it where PTX computes a value at run time: a non-finite float (`3e38f * 10.0f`,
+   * `1.0f / 0.0f`), `log2(0.0f)`, `sqrt(-1.0f)`, a bitcast to an infinity. A pure instruction
+   * whose operands are all constants reads them from `let`s of run-time values. A `let` is
+   * enough for Tint, but naga evaluates lets of constants too (and, in a module with overrides,
+   * mis-evaluates a constructor of their elements such as `vec2<u32>(a.x, a.y)`: "Entry point
+   * ... is invalid"), so each is a select on a uniform word it cannot know (%nctaid.x is never
+   * 0). Returns the values whose text it replaced (restored after the instruction).
+   */
+  private constantOperands(inst: Inst): ValueId[] {
+    if (HAS_EFFECTS[inst.op]) return [];
+    const ops = operandsOf(inst);
+    if (ops.length === 0 || ops.some((v) => this.fn.defOf(v)?.op !== 'const')) return [];
+    const replaced = [...new Set(ops)];
+    for (const v of replaced) {
+      const name = this.temp('imm');
+      const c = this.ref(v);
+      this.line(`let ${name} = select(${c}, ${c}, ptx_launch[0].x == 0u);`);
+      this.inlined.set(v, name);
+    }
+    return replaced;
+  }
+
   /** A parallel copy: through temporaries when a source is also a target. */
   private copy(targets: readonly ValueId[], sources: readonly ValueId[]): void {
     const pairs = targets.map((t, i) => [t, sources[i] as ValueId] as const).filter(([t, s]) => t !== s);
@@ -145,7 +169,9 @@ export class FunctionEmitter implements InstContext {
     if (inst.op === 'const') return;
     this.span = span;
     this.results = results;
+    const constants = this.constantOperands(inst);
     const expr = emitInst(this, inst);
+    for (const v of constants) this.inlined.delete(v);
     const r = results[0];
     if (r === undefined || expr === undefined) { if (expr) this.line(`_ = ${expr};`); return; }
     this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);

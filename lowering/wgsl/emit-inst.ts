@@ -43,7 +43,7 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   convert: F.convert,
   select: D.select,
   special: (cx, i) => D.special(cx, i, cx.dynamicSmemBytes, cx.fn.memory?.shared.staticBytes ?? 0),
-  kernel_param: (cx, i) => D.kernelParam(cx.fn, i),
+  kernel_param: (cx, i) => D.kernelParam(cx, i),
   address_of: (cx, i) => cx.unsupported(`the address of \`${i.symbol}\` in the ${i.space} space`),
   cvta: (cx, i) => cx.ref(i.value),
   load: (cx, i) => { const p = place(cx, i); return p ? emitLoad(cx, p, i) : '0u'; },

@@ -122,12 +122,20 @@ export interface ConvertInst extends Base {
 
 export interface SelectInst extends Base { readonly op: 'select'; readonly cond: ValueId; readonly a: ValueId; readonly b: ValueId }
 export interface SpecialInst extends Base { readonly op: 'special'; readonly register: SpecialRegister; readonly component: 0 | 1 | 2 }
-/** A kernel parameter read from the launch uniform buffer: `ld.param` of an `.entry` parameter. */
-export interface KernelParamInst extends Base { readonly op: 'kernel_param'; readonly param: number; readonly offset: number }
+/**
+ * A kernel parameter read from the launch uniform buffer (`ld.param` of an `.entry` parameter):
+ * `offset` bytes into parameter `param`, or, with `dynamic` (an i32 byte address, for `ld.param`
+ * through a register holding a parameter's address), `offset + dynamic` bytes from the start of
+ * the space, `param` then -1.
+ */
+export interface KernelParamInst extends Base { readonly op: 'kernel_param'; readonly param: number; readonly offset: number; readonly dynamic: ValueId | null }
 /** The address of a module or function variable in its own state space window. */
 export interface AddressOfInst extends Base { readonly op: 'address_of'; readonly symbol: string; readonly space: MemorySpace }
-/** `cvta`: between a space's window address and a generic address. */
-export interface CvtaInst extends Base { readonly op: 'cvta'; readonly value: ValueId; readonly space: MemorySpace; readonly toGeneric: boolean }
+/**
+ * `cvta`: between a space's window address and a generic address. `param`: a kernel
+ * parameter's address (its offset in the parameter space) and its generic address.
+ */
+export interface CvtaInst extends Base { readonly op: 'cvta'; readonly value: ValueId; readonly space: MemorySpace | 'param'; readonly toGeneric: boolean }
 
 export interface LoadInst extends Base {
   readonly op: 'load'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
@@ -232,7 +240,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   ibinary: ['a', 'b'], iunary: ['value'], ibits: ['args'], mul_wide: ['a', 'b'], icmp: ['a', 'b'],
   extend: ['value'], truncate: ['value'],
   fbinary: ['a', 'b'], fma: ['a', 'b', 'c'], funary: ['value'], fcmp: ['a', 'b'], convert: ['value'],
-  select: ['cond', 'a', 'b'], special: [], kernel_param: [], address_of: [], cvta: ['value'],
+  select: ['cond', 'a', 'b'], special: [], kernel_param: ['dynamic'], address_of: [], cvta: ['value'],
   load: ['address'], store: ['address', 'value'], atomic: ['address', 'value', 'compare'],
   barrier: ['id', 'count', 'pred', 'active'], fence: [], trap_if: ['cond'],
   shfl: ['value', 'lane', 'clamp', 'mask', 'active'], vote: ['pred', 'mask', 'active'], activemask: ['active'],

@@ -26,6 +26,12 @@ export type ScalarType = (typeof SCALAR_TYPES)[number];
 
 export type VectorWidth = 2 | 4 | 8;
 
+/**
+ * The predefined integer constant `WARP_SZ` (ISA "Integer Constants"): "to date, all target
+ * architectures have a WARP_SZ value of 32". A name, usable wherever an immediate is.
+ */
+export const WARP_SZ = { name: 'WARP_SZ', value: 32n } as const;
+
 export const STATE_SPACES = ['reg', 'sreg', 'const', 'global', 'local', 'param', 'shared', 'tex', 'generic'] as const;
 export type StateSpace = (typeof STATE_SPACES)[number];
 

@@ -7,7 +7,7 @@
 import { alt_sc, apply, kmid, kright, list_sc, opt_sc, rep_sc, rule } from 'typescript-parsec';
 import { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import {
-  SCALAR_TYPES, type CallPrototype, type Initializer, type ScalarType, type StateSpace, type TargetList,
+  SCALAR_TYPES, WARP_SZ, type CallPrototype, type Initializer, type ScalarType, type StateSpace, type TargetList,
   type VariableDeclaration, type VectorWidth,
 } from './ast.js';
 import { type PtxToken, TokenKind } from './lexer.js';
@@ -69,11 +69,13 @@ interface Declarator {
 }
 
 const declName = alt_sc(kind(TokenKind.Register, 'a name'), identifier);
+/** `WARP_SZ` as an array dimension (`.shared .f32 s[WARP_SZ];`, which ptxas accepts). */
+const warpSize = match((t) => t.kind === TokenKind.Ident && t.text === WARP_SZ.name, 'an integer');
 const declarator: P<Declarator> = apply(
   seq_sc(
     declName,
     opt_sc(kmid(punct('<'), integer, punct('>'))),
-    rep_sc(kmid(punct('['), opt_sc(integer), punct(']'))),
+    rep_sc(kmid(punct('['), opt_sc(alt_sc(integer, warpSize)), punct(']'))),
     opt_sc(kright(punct('='), declInit)),
   ),
   ([name, count, dims, init]) => ({ name, dims, ...(count ? { count } : {}), ...(init ? { init } : {}) }),
@@ -82,7 +84,7 @@ const declarator: P<Declarator> = apply(
 type Shape = Omit<VariableDeclaration, 'name' | 'span' | 'parameterizedCount' | 'arrayDims' | 'initializer'>;
 
 function num(t: PtxToken): number {
-  return Number(integerValue(t.text) ?? 0n);
+  return Number(t.text === WARP_SZ.name ? WARP_SZ.value : integerValue(t.text) ?? 0n);
 }
 
 /** Classifies the words before the names: linkage, space, alignment, vector, type, `.ptr` attributes. */

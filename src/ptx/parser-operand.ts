@@ -212,9 +212,15 @@ const negatedRegister: P<Operand> = apply(
   ([, r], [first, next]) => ({ kind: 'expression', op: 'neg', args: [r], span: spanOf(first, next) }),
 );
 
-/** `a[3]`, `a[N-1]`: the address of an array element. */
+/** `%r1`, `%r1+4`, `%r1-4`: an array index in a register, plus or minus a constant (ISA "Arrays as Operands"). */
+const registerIndex: P<Operand> = apply(
+  seq_sc(register, opt_sc(seq_sc(match((t) => t.kind === TokenKind.Punct && (t.text === '+' || t.text === '-'), '`+` or `-`'), integerLiteral))),
+  ([r, off], [first, next]): Operand => (off ? { kind: 'expression', op: off[0].text as '+' | '-', args: [r, off[1]], span: spanOf(first, next) } : r),
+);
+
+/** `a[3]`, `a[N-1]`, `a[%r1]`: the address of an array element. */
 const arrayElement: P<Operand> = apply(
-  seq_sc(symbol, punct('['), expression, punct(']')),
+  seq_sc(symbol, punct('['), alt_sc(registerIndex, expression), punct(']')),
   ([a, , i], [first, next]) => ({ kind: 'expression', op: 'index', args: [a, i], span: spanOf(first, next) }),
 );
 

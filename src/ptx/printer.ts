@@ -55,7 +55,12 @@ function printBracketHead(o: Operand | undefined): string {
 function printExpression(op: string, args: readonly Operand[]): string {
   const [a, b] = args.map(printOperand);
   if (op === 'generic') return `generic(${a})`;
-  if (op === 'index') return `${a}[${b}]`;
+  if (op === 'index') {
+    // a register index plus or minus a constant prints bare: `a[%r1-1]` (parser-operand.ts)
+    const i = args[1];
+    const [r, k] = i?.kind === 'expression' && i.args[0]?.kind === 'register' ? i.args.map(printOperand) : [];
+    return r !== undefined && k !== undefined ? `${a}[${r}${i?.kind === 'expression' ? i.op : ''}${k}]` : `${a}[${b}]`;
+  }
   if (op === 'neg') return args[0]?.kind === 'register' ? `-${a}` : `-(${a})`;
   if (args.length === 1) return `${op}(${a})`;
   return `(${a} ${op} ${b})`;

@@ -17,6 +17,7 @@ import * as T from '../ir/types.js';
 import { BuildContext, irTypeOf, type ModuleSymbols, type Scope } from './context.js';
 import { SsaBuilder, type PendingEdge } from './ssa.js';
 import { HANDLERS } from './handlers.js';
+import { callTargetsOf } from './function-pointers.js';
 import { notSupported } from './handler.js';
 
 type Item =
@@ -50,6 +51,7 @@ export function buildFunction(
   let cx!: BuildContext;
   const ssa = new SsaBuilder(fn, (type, span) => cx.constant(type, 0n, span));
   cx = new BuildContext(fn, ssa, symbols, diagnostics, fn.entry, root);
+  cx.callTargets = callTargetsOf(decl.body ?? []);
   countPredecessors(blocks, byLabel, diagnostics);
   const filledPreds = new Map<BlockId, number>();
   const expected = new Map(blocks.map((b) => [b.id, b.preds]));

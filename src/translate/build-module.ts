@@ -18,6 +18,7 @@ import type { ModuleSymbols } from './context.js';
 import { sizeOf } from './ptx-types.js';
 import { initialBytes } from './initializers.js';
 import { renameFunctionSymbols } from './scoped-symbols.js';
+import { calleeIndex, callTargetsOf, candidates, functionTable, targetsLabel, type FunctionTable } from './function-pointers.js';
 import { STACK_BYTES, STACK_DEPTH_SYMBOL, STACK_MIN_ALIGN, STACK_OPCODES, STACK_SYMBOL } from './handlers-stack.js';
 import type { IrFunction } from '../ir/function.js';
 import type { ValueId } from '../ir/entities.js';
@@ -26,9 +27,10 @@ import * as T from '../ir/types.js';
 import { paramType } from './vocabulary.js';
 
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
-  const { variables, spaces } = moduleVariables(ast, diagnostics);
+  const functions = functionTable(ast);
+  const { variables, spaces } = moduleVariables(ast, diagnostics, functions);
   const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
-  const reachable = calledFunctions(ast, only);
+  const reachable = calledFunctions(ast, only, functions);
   const built = ast.items.filter((item): item is Ast.FunctionDeclaration & { body: readonly Ast.Statement[] } =>
     item.kind === 'function' && !!item.body && (item.isEntry ? only === undefined || item.name === only : reachable.has(item.name)));
   const stackUsers = declareStack(built, variables, spaces, diagnostics);
@@ -48,6 +50,8 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
       text: source.text,
       kernelParams: new Map(params.map((p, i) => [p.name, i])),
       variables: fnSpaces,
+      elementBytes: elementSizes(ast, renamed.body),
+      functions,
     };
     const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
     if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };
@@ -55,6 +59,20 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
     module.functions.push(fn);
   }
   return module;
+}
+
+/** Element sizes of the variables a function sees (the module's, then its own), for `a[i]` operands. */
+function elementSizes(ast: Ast.Module, body: readonly Ast.Statement[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const visit = (list: readonly (Ast.Statement | Ast.ModuleItem)[]): void => {
+    for (const st of list) {
+      if (st.kind === 'variable' && st.space.space !== 'reg') out.set(st.name, sizeOf(st.type) * (st.vector ?? 1));
+      else if (st.kind === 'scope') visit(st.body);
+    }
+  };
+  visit(ast.items);
+  visit(body);
+  return out;
 }
 
 /**
@@ -77,11 +95,11 @@ function checkClusterShape(item: Ast.FunctionDeclaration, diagnostics: Diagnosti
  * layout (lowering/module-memory.ts) is the same for every kernel and for the host's view of
  * them (runtime/module.ts, getGlobal).
  */
-export function moduleVariables(ast: Ast.Module, diagnostics: Diagnostic[]): { variables: MemoryVariable[]; spaces: Map<string, MemorySpace> } {
+export function moduleVariables(ast: Ast.Module, diagnostics: Diagnostic[], functions = functionTable(ast)): { variables: MemoryVariable[]; spaces: Map<string, MemorySpace> } {
   const variables: MemoryVariable[] = [];
   const spaces = new Map<string, MemorySpace>();
   for (const item of ast.items) {
-    if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics);
+    if (item.kind === 'variable') addVariable(item, variables, spaces, diagnostics, functions.addresses);
   }
   return { variables, spaces };
 }
@@ -131,26 +149,33 @@ function releaseStackOnReturn(fn: IrFunction, span: Span): void {
 }
 
 /**
- * The `.func`s the built kernels call, directly or not: only those are built, so a module's
- * unused device functions cannot make its kernels fail to compile.
+ * The `.func`s the built kernels call, directly or through a function pointer (the candidates
+ * of each indirect call, function-pointers.ts): only those are built, so a module's unused
+ * device functions cannot make its kernels fail to compile.
  */
-function calledFunctions(ast: Ast.Module, only: string | undefined): Set<string> {
+function calledFunctions(ast: Ast.Module, only: string | undefined, functions: FunctionTable): Set<string> {
   const bodies = new Map<string, readonly Ast.Statement[]>();
   for (const item of ast.items) if (item.kind === 'function' && item.body) bodies.set(item.name, item.body);
   const seen = new Set<string>();
-  const visit = (body: readonly Ast.Statement[]): void => {
+  const reach = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const b = bodies.get(name);
+    if (b) visit(b, b);
+  };
+  const visit = (body: readonly Ast.Statement[], whole: readonly Ast.Statement[]): void => {
     for (const st of body) {
-      if (st.kind === 'scope') { visit(st.body); continue; }
+      if (st.kind === 'scope') { visit(st.body, whole); continue; }
       if (st.kind !== 'instruction' || st.opcode !== 'call') continue;
-      const callee = st.operands.find((o) => o.kind !== 'vector');
-      if (callee?.kind !== 'symbol' || seen.has(callee.name)) continue;
-      seen.add(callee.name);
-      const b = bodies.get(callee.name);
-      if (b) visit(b);
+      const callee = st.operands[calleeIndex(st)];
+      if (callee?.kind === 'symbol') { reach(callee.name); continue; }
+      const label = targetsLabel(st);
+      const targets = label === undefined ? undefined : callTargetsOf(whole).get(label);
+      if (targets) candidates(functions, targets).forEach(reach);
     }
   };
   for (const item of ast.items) {
-    if (item.kind === 'function' && item.isEntry && item.body && (only === undefined || item.name === only)) visit(item.body);
+    if (item.kind === 'function' && item.isEntry && item.body && (only === undefined || item.name === only)) visit(item.body, item.body);
   }
   return seen;
 }
@@ -184,7 +209,7 @@ function collectFunctionVariables(body: readonly Ast.Statement[], out: MemoryVar
   }
 }
 
-function addVariable(v: Ast.VariableDeclaration, out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[]): void {
+function addVariable(v: Ast.VariableDeclaration, out: MemoryVariable[], spaces: Map<string, MemorySpace>, diags: Diagnostic[], functions?: ReadonlyMap<string, bigint>): void {
   const space = v.space.space;
   if (space !== 'shared' && space !== 'local' && space !== 'const' && space !== 'global') {
     if (space === 'tex') diags.push({ code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: v.span, message: `\`.${space}\` variables (textures) are not supported yet` });
@@ -194,7 +219,7 @@ function addVariable(v: Ast.VariableDeclaration, out: MemoryVariable[], spaces: 
   const dims = v.arrayDims ?? [];
   const dynamic = dims.some((d) => d === null);
   const count = dims.reduce<number>((n, d) => n * (d ?? 0), 1);
-  const init = v.initializer ? initialBytes(v, elem * count, diags) : undefined;
+  const init = v.initializer ? initialBytes(v, elem * count, diags, functions) : undefined;
   out.push({
     name: v.name, space, size: dynamic ? 0 : elem * count, align: v.align ?? elem, dynamic,
     ...(init ? { init: init.bytes, relocations: init.relocations } : {}),

@@ -16,6 +16,8 @@ import type { IrType } from '../ir/types.js';
 import type { SsaBuilder, Variable } from './ssa.js';
 import { irTypeOf } from './ptx-types.js';
 import { RESERVED_SMEM_BYTES, RESERVED_SMEM_SYMBOL, reservedSmemOffset, specialRegister } from './special-registers.js';
+import { constantInteger, symbolPlusOffset, WARP_SZ, WARP_SZ_VALUE } from './constant-expression.js';
+import type { CallTargets, FunctionTable } from './function-pointers.js';
 
 export interface Scope {
   readonly parent: Scope | undefined;
@@ -32,11 +34,17 @@ export interface ModuleSymbols {
   readonly variables: ReadonlyMap<string, MemorySpace>;
   /** The module's text, to name an instruction as it is written (diagnostics). */
   readonly text?: string;
+  /** The element size of each variable in scope, for array elements `a[i]` as operands. */
+  readonly elementBytes?: ReadonlyMap<string, number>;
+  /** The module's function addresses (function-pointers.ts). */
+  readonly functions?: FunctionTable;
 }
 
 export class BuildContext {
   block: BlockId;
   scope: Scope;
+  /** The function's `.callprototype` and `.calltargets` statements, by label (function-pointers.ts). */
+  callTargets: ReadonlyMap<string, CallTargets> = new Map();
   private readonly consts = new Map<string, ValueId>();
 
   constructor(
@@ -113,12 +121,55 @@ export class BuildContext {
         return this.emit({ op: 'iunary', kind: 'not', type: T.pred, value: p }, op.span);
       }
       // WARP_SZ: the predefined constant nvcc emits for `warpSize` (32 on every warp path of ours)
-      case 'symbol': return op.name === 'WARP_SZ' && !this.symbols.variables.has(op.name)
-        ? this.coerce(this.constant(T.i32, 32n, op.span), type, false, op.span)
+      case 'symbol': return op.name === WARP_SZ && !this.isVariable(op.name)
+        ? this.coerce(this.constant(T.i32, WARP_SZ_VALUE, op.span), type, false, op.span)
         : this.coerce(this.symbolAddress(op), type, false, op.span);
+      case 'expression': return this.expression(op, type);
       default:
         return this.fail(DiagnosticCode.ParseBadOperand, `operand of kind ${op.kind} is not valid here`, op.span, type);
     }
+  }
+
+  private isVariable = (name: string): boolean => this.symbols.variables.has(name);
+
+  /**
+   * A constant expression (`WARP_SZ-1`, `(4+1)*2`), a variable's address plus an offset
+   * (`tbl+12`), or an array element's address (`a[3]`, `a[%r1]`, ISA "Arrays as Operands").
+   */
+  private expression(op: Ast.ExpressionOperand, type: IrType): ValueId {
+    const k = constantInteger(op, this.isVariable);
+    if (k !== undefined) return this.integerLiteral(k, type, op.span);
+    if (op.op === 'index') return this.coerce(this.elementAddress(op), type, false, op.span);
+    const [a, b] = op.args;
+    const offset = b ? constantInteger(b, this.isVariable) : undefined;
+    if ((op.op === '+' || op.op === '-') && a?.kind === 'register' && offset !== undefined) {
+      // `%r1+1`, as an array index
+      const r = this.read(a, type, true);
+      return this.emit({ op: 'ibinary', kind: 'add', type, a: r, b: this.constant(type, op.op === '+' ? offset : -offset, op.span) }, op.span);
+    }
+    const at = symbolPlusOffset(op, this.isVariable);
+    if (at && this.isVariable(at.symbol.name)) {
+      const base = this.symbolAddress(at.symbol);
+      const t = this.fn.typeOf(base);
+      const sum = this.emit({ op: 'ibinary', kind: 'add', type: t, a: base, b: this.constant(t, at.offset, op.span) }, op.span);
+      return this.coerce(sum, type, false, op.span);
+    }
+    return this.fail(DiagnosticCode.ParseBadOperand, 'expected a constant integer expression or `variable+offset` here', op.span, type);
+  }
+
+  /** `a[i]`: the address of `a` plus i elements; i is a constant expression or a register (plus or minus a constant). */
+  private elementAddress(op: Ast.ExpressionOperand): ValueId {
+    const [array, index] = op.args;
+    const bytes = array?.kind === 'symbol' ? this.symbols.elementBytes?.get(array.name) : undefined;
+    if (!array || array.kind !== 'symbol' || !index || bytes === undefined) {
+      return this.fail(DiagnosticCode.ParseBadOperand, 'an array element `a[i]` names a variable', op.span, T.i64);
+    }
+    const base = this.symbolAddress(array);
+    const t = this.fn.typeOf(base);
+    const k = constantInteger(index, this.isVariable);
+    const i = k !== undefined ? this.constant(t, k, index.span) : this.read(index, t, true);
+    const offset = this.emit({ op: 'ibinary', kind: 'mul', type: t, a: i, b: this.constant(t, BigInt(bytes), op.span) }, op.span);
+    return this.emit({ op: 'ibinary', kind: 'add', type: t, a: base, b: offset }, op.span);
   }
 
   /** Writes `value` to a destination register (or discards it for `_`). */
@@ -181,6 +232,7 @@ export class BuildContext {
 
   /** The address of `[base+offset]` in the width of its base. */
   address(op: Ast.Operand, space: MemorySpace): ValueId {
+    if (op.kind === 'expression' && op.op === 'index') return this.elementAddress(op);
     if (op.kind !== 'address') return this.fail(DiagnosticCode.ParseBadOperand, 'expected an address `[...]`', op.span, T.i64);
     const width = this.addressWidth(op.base, space);
     const base = op.base.kind === 'integer'
@@ -225,11 +277,23 @@ export class BuildContext {
     return this.symbols.addressSize === 64 ? T.i64 : T.i32;
   }
 
+  /**
+   * The address `mov` and address operands take of a name: a variable's in its window; a kernel
+   * parameter's in the .param space (ISA "Kernel Function Parameters"), its offset there, read
+   * back by ld.param (handlers-memory.ts); a function's (function-pointers.ts).
+   */
   private symbolAddress(op: Ast.SymbolOperand): ValueId {
-    const space = this.symbols.variables.get(op.name);
-    if (!space) return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
     const type = this.symbols.addressSize === 64 ? T.i64 : T.i32;
-    return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
+    const space = this.symbols.variables.get(op.name);
+    if (space) return this.emit({ op: 'address_of', type, symbol: op.name, space }, op.span);
+    const param = this.symbols.kernelParams.get(op.name);
+    if (param !== undefined) return this.constant(type, BigInt(this.fn.kernelParams[param]?.offset ?? 0), op.span);
+    const fn = this.symbols.functions?.addresses.get(op.name);
+    if (fn !== undefined) return this.constant(type, fn, op.span);
+    if (this.symbols.functions?.kernels.has(op.name)) {
+      return this.fail(DiagnosticCode.LowerUnsupportedFeature, `the address of kernel \`${op.name}\` is for launching it from the GPU (CUDA dynamic parallelism), which WebGPU cannot do`, op.span, type);
+    }
+    return this.fail(DiagnosticCode.SemaUndefinedSymbol, `\`${op.name}\` is not a variable with an address`, op.span, T.i64);
   }
 
   private integerLiteral(value: bigint, type: IrType, span: Span): ValueId {

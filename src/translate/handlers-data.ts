@@ -167,7 +167,10 @@ const mov: Handler = (cx, inst) => {
     dst.elements.forEach((e, index) => cx.write(e, cx.emit({ op: 'extract', type: pt, value: vec, index }, inst.span)));
     return;
   }
-  cx.write(dst, cx.read(src, cx.registerType(dst) ?? t));
+  // An integer immediate of a bit-size mov is a bit pattern (`mov.b32 %f1, 0x7F800000` is +inf)
+  const dt = cx.registerType(dst);
+  const readAs = src.kind === 'integer' && dt?.kind === 'float' ? t : dt ?? t;
+  cx.write(dst, cx.read(src, readAs));
 };
 
 /** `cvt.dtype.atype`: integer resizing, int<->float and float<->float conversions. */
@@ -284,7 +287,9 @@ function saturateInt(cx: BuildContext, v: ValueId, st: Ast.ScalarType, dt: Ast.S
 
 const cvta: Handler = (cx, inst) => {
   const t = irTypeOf(typeOf(inst));
-  const space = (inst.modifiers.space?.space ?? 'global') as MemorySpace;
+  // `.param`: a kernel parameter's generic address (PTX 7.7; nvcc's form for a __grid_constant__
+  // parameter whose address escapes), read by generic loads (lowering/address-spaces.ts)
+  const space = (inst.modifiers.space?.space ?? 'global') as MemorySpace | 'param';
   const v = cx.read(operand(inst, 1), t);
   cx.write(operand(inst, 0), cx.emit({ op: 'cvta', type: t, value: v, space, toGeneric: !inst.modifiers.to }, inst.span));
 };

@@ -15,6 +15,9 @@ import type { Handler } from './handler.js';
 import { operand, typeOf } from './handler.js';
 import { irTypeOf, isFloatType, isSigned, sizeOf } from './ptx-types.js';
 import { STACK_HANDLERS } from './handlers-stack.js';
+import { calleeIndex, candidates, targetsLabel } from './function-pointers.js';
+import type { BlockId } from '../ir/entities.js';
+import type { BlockCall } from '../ir/function.js';
 import { atomicOp, memoryScope, memorySemantics } from './vocabulary.js';
 
 function spaceOf(inst: Ast.Instruction): MemorySpace | 'param' {
@@ -49,20 +52,40 @@ function loadKernelParam(cx: BuildContext, inst: Ast.Instruction): boolean {
   if (addr.kind !== 'address' || addr.base.kind !== 'symbol') return false;
   const index = cx.symbols.kernelParams.get(addr.base.name);
   if (index === undefined) return false;
+  readKernelParam(cx, inst, index, Number(addr.offset), null);
+  return true;
+}
+
+/**
+ * `ld.param` through a register in a kernel: the register holds a kernel parameter's address
+ * (`mov.u64 %rd1, k_param_0;`, ISA "Kernel Function Parameters": such an address is in the
+ * .param space and is read with ld.param), an offset in the parameter space (context.ts).
+ * nvcc does this for `__grid_constant__` parameters indexed at run time.
+ */
+function loadKernelParamAt(cx: BuildContext, inst: Ast.Instruction): boolean {
+  const addr = operand(inst, 1);
+  if (!cx.fn.isEntry || addr.kind !== 'address' || addr.base.kind === 'symbol') return false;
+  const full = cx.address({ ...addr, offset: 0n }, 'generic');
+  const at = cx.fn.typeOf(full) === T.i32 ? full : cx.emit({ op: 'truncate', type: T.i32, value: full }, inst.span);
+  readKernelParam(cx, inst, -1, Number(addr.offset), at);
+  return true;
+}
+
+/** The element(s) of an `ld.param` from the launch uniform, `offset` bytes into `param` (or past `dynamic`). */
+function readKernelParam(cx: BuildContext, inst: Ast.Instruction, param: number, offset: number, dynamic: ValueId | null): void {
   const dst = operand(inst, 0);
   const count = elementCount(dst, inst);
   const et = irTypeOf(typeOf(inst));
   const size = sizeOf(typeOf(inst));
   const parts = Array.from({ length: count }, (_, i) =>
-    cx.emit({ op: 'kernel_param', type: et, param: index, offset: Number(addr.offset) + i * size }, inst.span));
+    cx.emit({ op: 'kernel_param', type: et, param, offset: offset + i * size, dynamic }, inst.span));
   const value = count === 1 ? (parts[0] as ValueId) : cx.emit({ op: 'compose', type: accessType(inst, count), parts }, inst.span);
   writeLoaded(cx, inst, dst, value);
-  return true;
 }
 
 const ld: Handler = (cx, inst) => {
   const space = spaceOf(inst);
-  if (space === 'param' && loadKernelParam(cx, inst)) return;
+  if (space === 'param' && (loadKernelParam(cx, inst) || loadKernelParamAt(cx, inst))) return;
   if (space === 'param' && !isParamVariable(cx, operand(inst, 1))) { unsupportedParam(cx, inst); return; }
   const dst = operand(inst, 0);
   const type = accessType(inst, elementCount(dst, inst));
@@ -79,23 +102,67 @@ function isParamVariable(cx: BuildContext, op: Ast.Operand): boolean {
 /**
  * `call` of a `.func` by name: the argument and return lists name `.param` variables, passed
  * as their addresses; lowering/inline-calls.ts replaces the call with the callee's body.
- * Indirect calls (through a register, with a `.callprototype`) are not supported.
+ * A call through a register (a function pointer) calls the candidate whose address it holds
+ * (indirectCall).
  */
 const call: Handler = (cx, inst) => {
-  const calleeAt = inst.operands.findIndex((o) => o.kind !== 'vector');
+  const calleeAt = calleeIndex(inst);
   const callee = inst.operands[calleeAt];
-  if (!callee || callee.kind !== 'symbol' || cx.symbols.variables.has(callee.name)) {
-    cx.diagnostics.push({
-      code: DiagnosticCode.LowerUnsupportedFeature, severity: 'error', span: callee?.span ?? inst.span,
-      message: 'indirect calls (`call` through a register with a `.callprototype`) are not supported: WGSL has no function pointers',
-    });
-    return;
-  }
   const list = (op: Ast.Operand | undefined): ValueId[] => (op?.kind === 'vector' ? op.elements.map((e) => cx.read(e, cx.symbols.addressSize === 64 ? T.i64 : T.i32)) : []);
   const returns = calleeAt > 0 ? list(inst.operands[calleeAt - 1]) : [];
   const args = list(inst.operands[calleeAt + 1]);
-  cx.effect({ op: 'call', type: T.i32, callee: callee.name, args, returns }, inst.span);
+  if (callee?.kind === 'symbol' && !cx.symbols.variables.has(callee.name)) {
+    cx.effect({ op: 'call', type: T.i32, callee: callee.name, args, returns }, inst.span);
+    return;
+  }
+  if (!callee || callee.kind !== 'register') {
+    cx.diagnostics.push({ code: DiagnosticCode.SemaUndefinedSymbol, severity: 'error', span: callee?.span ?? inst.span, message: `\`${callee?.kind === 'symbol' ? callee.name : '?'}\` is not a function of this module` });
+    return;
+  }
+  indirectCall(cx, inst, callee, args, returns);
 };
+
+/**
+ * `call (r), %rd, (a), proto;`: WGSL has no function pointers, so the pointer is compared with
+ * the address of each function the call may reach (function-pointers.ts), in turn, and the one
+ * it equals is called directly; an address that is none of them traps.
+ */
+function indirectCall(cx: BuildContext, inst: Ast.Instruction, callee: Ast.Operand, args: readonly ValueId[], returns: readonly ValueId[]): void {
+  const s = inst.span;
+  const label = targetsLabel(inst);
+  const targets = label === undefined ? undefined : cx.callTargets.get(label);
+  const functions = cx.symbols.functions;
+  if (!targets || !functions) {
+    cx.diagnostics.push({ code: DiagnosticCode.SemaUndefinedLabel, severity: 'error', span: inst.operands.at(-1)?.span ?? s, message: 'an indirect call names a `.callprototype` or `.calltargets` label of its function as its last operand' });
+    return;
+  }
+  const t = cx.symbols.addressSize === 64 ? T.i64 : T.i32;
+  const pointer = cx.read(callee, t);
+  const fn = cx.fn;
+  const join = fn.addBlock();
+  const edge = (from: BlockId, to: BlockId): BlockCall => {
+    const e = { from, to, args: [] as ValueId[] };
+    cx.ssa.addEdge(e);
+    return { block: to, args: e.args };
+  };
+  for (const name of candidates(functions, targets)) {
+    const address = cx.constant(t, functions.addresses.get(name) ?? 0n, s);
+    const hit = cx.emit({ op: 'icmp', type: T.pred, cond: 'eq', a: pointer, b: address }, s);
+    const callBlock = fn.addBlock();
+    const next = fn.addBlock();
+    fn.block(cx.block).term = { op: 'branch', cond: hit, then: edge(cx.block, callBlock), else: edge(cx.block, next), span: s };
+    cx.ssa.seal(callBlock, s);
+    cx.ssa.seal(next, s);
+    fn.append(callBlock, { op: 'call', type: T.i32, callee: name, args, returns }, s, []);
+    fn.block(callBlock).term = { op: 'jump', target: edge(callBlock, join), span: s };
+    cx.block = next;
+  }
+  const never = cx.constant(T.pred, 1n, s);
+  cx.effect({ op: 'trap_if', type: T.i32, cond: never, at: s.start, reason: 'an indirect call through an address that is not a function of this module matching the call\'s prototype' }, s);
+  fn.block(cx.block).term = { op: 'trap', span: s };
+  cx.ssa.seal(join, s);
+  cx.block = join;
+}
 
 const st: Handler = (cx, inst) => {
   const declared = spaceOf(inst);

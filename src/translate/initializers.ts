@@ -7,13 +7,15 @@ import type * as Ast from '../ptx/ast.js';
 import { DiagnosticCode, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { bitsToF32, bitsToF64, f32Bits, f64Bits } from './context.js';
 import { isFloatType, sizeOf } from './ptx-types.js';
+import { constantInteger, WARP_SZ, WARP_SZ_VALUE } from './constant-expression.js';
 
 export interface InitialBytes {
   readonly bytes: Uint8Array;
   readonly relocations: { offset: number; symbol: string; generic: boolean; addend?: number }[];
 }
 
-export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[]): InitialBytes | undefined {
+/** `functions`: the addresses of the module's `.func`s (function-pointers.ts), for tables of function pointers. */
+export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Diagnostic[], functions?: ReadonlyMap<string, bigint>): InitialBytes | undefined {
   if (!v.initializer) return undefined;
   const elem = sizeOf(v.type);
   const bytes = new Uint8Array(Math.max(size, elem));
@@ -22,7 +24,8 @@ export function initialBytes(v: Ast.VariableDeclaration, size: number, diags: Di
   let offset = 0;
   const put = (op: Ast.Operand): void => {
     if (offset + elem > bytes.length) return;
-    const bits = scalarBits(op, v.type, relocations, offset);
+    const fn = op.kind === 'symbol' ? functions?.get(op.name) : undefined;
+    const bits = fn ?? scalarBits(op, v.type, relocations, offset);
     if (bits === undefined) {
       diags.push({ code: DiagnosticCode.ParseBadLiteral, severity: 'error', span: op.span, message: `initializer of kind ${op.kind} is not supported` });
     } else {
@@ -49,9 +52,12 @@ function scalarBits(op: Ast.Operand, type: Ast.ScalarType, relocs: InitialBytes[
       if (type === 'f64') return op.width === 64 ? op.bits : f64Bits(bitsToF32(op.bits));
       return op.bits;
     case 'symbol':
+      if (op.name === WARP_SZ) return float ? undefined : WARP_SZ_VALUE;
       relocs.push({ offset, symbol: op.name, generic: false });
       return 0n;
     case 'expression': {
+      const k = float ? undefined : constantInteger(op, () => false);
+      if (k !== undefined) return BigInt.asUintN(64, k);
       const r = symbolic(op);
       if (!r) return undefined;
       relocs.push({ offset, ...r });

@@ -27,6 +27,13 @@ describe('compile diagnostics', () => {
     expect(e.message).toContain('error[L002]: special register %envreg3 is not supported: the CUDA driver fills it from its launch environment');
   });
 
+  it.each([
+    ['  mov.u64 %rd2, k;', /error\[L002\]: the address of kernel `k` is for launching it from the GPU \(CUDA dynamic parallelism\), which WebGPU cannot do/],
+    ['  mov.u64 %rd2, out;\n  cvta.param.u64 %rd3, %rd2;\n  st.u32 [%rd3], %r1;', /error\[L002\]: a store or atomic through a kernel parameter's generic address: kernel parameters are read-only/],
+  ])('says why a form has no WGSL meaning: %s', (body, message) => {
+    expect(errorOf(kernel(body)).message).toMatch(message);
+  });
+
   it("gives %reserved_smem_offset_* a reserved shared region of CUDA's 1 KB", async () => {
     const src = readFileSync(new URL('../kernels/cg_tile_reduce.ptx', import.meta.url), 'utf8');
     const k = compile(src).kernels[0];

@@ -46,12 +46,16 @@ describe('e2e cases', () => {
         const src = readFileSync(new URL(`../kernels/${c.ptxFile}`, import.meta.url), 'utf8');
         const m = new RegExp(`\\.visible\\s+\\.entry\\s+${c.entry ?? ''}\\s*\\(([^)]*)\\)`).exec(src);
         expect(m, `entry ${c.entry ?? ''} in ${c.ptxFile}`).not.toBeNull();
-        const types = [...(m?.[1] ?? '').matchAll(/\.param\s+\.(\w+)/g)].map((x) => x[1]);
+        const params = [...(m?.[1] ?? '').matchAll(/\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+\w+(?:\[(\d+)\])?/g)];
+        const types = params.map((x) => x[1]);
         const args = c.makeArgs();
         expect(args.length).toBe(types.length);
         args.forEach((a, j) => {
           const t = types[j];
-          if (isNumArray(a)) expect(t, `arg ${j}`).toBe('u64');
+          const bytes = params[j]?.[2];
+          // a by-value aggregate (`.param .align 4 .b8 p[36]`) takes its bytes
+          if (bytes !== undefined) expect(isNumArray(a) && a.byteLength === Number(bytes), `arg ${j}: ${bytes} bytes`).toBe(true);
+          else if (isNumArray(a)) expect(t, `arg ${j}`).toBe('u64');
           else if (typeof a === 'bigint') expect(['u64', 's64', 'b64'], `arg ${j}`).toContain(t);
           else expect(['u32', 's32', 'b32', 'f32', 'f64'], `arg ${j}`).toContain(t);
         });

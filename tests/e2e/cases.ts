@@ -26,10 +26,11 @@ import { cases as foundation } from './cases-foundation.ts';
 import { cases as scalar } from './cases-scalar.ts';
 import { cases as warps } from './cases-warps.ts';
 import { cases as realcode } from './cases-realcode.ts';
+import { cases as frontend } from './cases-frontend.ts';
 
 export type { E2ECase };
 
-export const cases: readonly E2ECase[] = [...foundation, ...scalar, ...warps, ...realcode];
+export const cases: readonly E2ECase[] = [...foundation, ...scalar, ...warps, ...realcode, ...frontend];
 
 // Sanity: names are unique (cheap, runs at import).
 {

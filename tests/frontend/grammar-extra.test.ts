@@ -1,8 +1,8 @@
 /**
  * Forms added to the frontend after the first corpus: video byte/half selectors, vmad's
  * negated sources, opaque `.texref/.samplerref/.surfref` declarations, `bar.cta`, array
- * elements as operands, tex's `{…}|p` destination, st.async/red.async, tcgen05, mma.sp and
- * block-scaled mma. Each parses to the expected typed AST and round-trips through the printer.
+ * elements as operands (`a[3]`, `a[%r1]`, `a[%r1-1]`), WARP_SZ and constant expressions, tex's
+ * `{…}|p` destination, st.async/red.async, tcgen05, mma.sp and block-scaled mma. Each parses to the expected typed AST and round-trips through the printer.
  */
 import { describe, expect, test } from 'vitest';
 import { parsePtx } from '../../src/ptx/parse.js';
@@ -16,6 +16,10 @@ function roundTrip(src: string): void {
 }
 
 const FAMILIES: Record<string, string[]> = {
+  'constant expressions and array elements': [
+    'add.u32 %r1, %r1, WARP_SZ-1;', 'mul.lo.u32 %r1, %r2, (4+1)*2;', 'mov.u64 %rd1, table+8;',
+    'ld.global.u32 %r1, a[%r2];', 'mov.u64 %rd1, a[%r2-1];', 'st.global.u32 a[1], %r1;', 'ld.global.u32 %r1, a[%r2+3];',
+  ],
   'vector register elements': [
     'mov.u32 %r1, %v.x;', 'mov.u32 r, v.w;', 'add.u32 %r1, %v.y, %v.z;', 'mov.u32 %v.y, %r1;', 'st.global.b16 [%rd1], x16.y;',
   ],
@@ -80,6 +84,25 @@ describe('typed results of the new forms', () => {
   test('vmad negated source is a neg expression', () => {
     const i = parseInstruction('vmad.s32.s32.u32 %r1, -%r2.h1, %r3, %r4;');
     expect(stripSpans(i.operands[1])).toEqual({ kind: 'expression', op: 'neg', args: [{ kind: 'register', name: '%r2', selector: 'h1' }] });
+  });
+  test('WARP_SZ is a name; constant expressions stay expressions', () => {
+    expect(stripSpans(parseInstruction('mov.u32 %r1, WARP_SZ;').operands[1])).toEqual({ kind: 'symbol', name: 'WARP_SZ' });
+    expect(stripSpans(parseInstruction('add.u32 %r1, %r1, WARP_SZ-1;').operands[2])).toEqual({
+      kind: 'expression', op: '-', args: [{ kind: 'symbol', name: 'WARP_SZ' }, { kind: 'integer', value: 1n }],
+    });
+  });
+  test('WARP_SZ as an array dimension', () => {
+    const m = parsePtx(`${HEADER}.visible .entry k()\n{\n.shared .u32 s[WARP_SZ];\nret;\n}\n`);
+    const f = m.items[0];
+    expect(f?.kind === 'function' && f.body?.[0]).toMatchObject({ kind: 'variable', name: 's', arrayDims: [32] });
+  });
+  test('array element with a register index, plus or minus a constant', () => {
+    expect(stripSpans(parseInstruction('ld.global.u32 %r1, a[%r2];').operands[1])).toEqual({
+      kind: 'expression', op: 'index', args: [{ kind: 'symbol', name: 'a' }, { kind: 'register', name: '%r2' }],
+    });
+    expect(stripSpans(parseInstruction('mov.u64 %rd1, a[%r2-1];').operands[1])).toEqual({
+      kind: 'expression', op: 'index', args: [{ kind: 'symbol', name: 'a' }, { kind: 'expression', op: '-', args: [{ kind: 'register', name: '%r2' }, { kind: 'integer', value: 1n }] }],
+    });
   });
   test('array element operand', () => {
     const i = parseInstruction('mov.u32 %r1, A[5];');
