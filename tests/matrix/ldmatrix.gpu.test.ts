@@ -89,7 +89,8 @@ describe.each(paths)('ldmatrix / stmatrix / movmatrix, warpPath %s', (warpPath) 
   it.each(LD_CASES.map((c) => [c.kernel, c] as const))('%s', async (_n, c) => {
     const input = randomWords(ldWords(c), ldSeed(c));
     const run = await runMatrixKernel('ldmatrix_forms', c.kernel, LD_LAUNCH, [input], [ldWords(c)], warpPath);
-    expect(run.path).toBe('emulated');
+    // auto: the emulation on lavapipe (subgroups of 8), native subgroups where they have 32 lanes (the GPU machine)
+    expect(warpPath === 'emulated' ? ['emulated'] : ['emulated', 'subgroups']).toContain(run.path);
     const want = c.op === 'mov' ? movReference(input) : ldReference(c, input);
     expect([...(run.outputs[0] as Uint32Array)].map((x) => x.toString(16))).toEqual([...want].map((x) => x.toString(16)));
   });
