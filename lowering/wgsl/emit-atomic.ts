@@ -301,8 +301,10 @@ const SPLIT_ADDS = new WeakMap<IrFunction, boolean>();
  */
 function splitAdd64(cx: ExprContext, m: AtomicMemory, o: string, v: string): string {
   const w = `(${o} >> 2u)`;
+  // `var t`, not `let`: naga (Deno's WebGPU) folds a `let` of constants and then rejects the
+  // pipeline ("entry point is invalid") for `atomicAdd(.., 1u + 0u)`-shaped operands.
   const update = (value: string, indent: string): void => {
-    cx.line(`${indent}{ let t = ${value}; let lo = atomicAdd(&${m.name}[${w}], t.x); atomicAdd(&${m.name}[${w} + 1u], t.y + select(0u, 1u, lo + t.x < lo)); }`);
+    cx.line(`${indent}{ var t = ${value}; let lo = atomicAdd(&${m.name}[${w}], t.x); _ = atomicAdd(&${m.name}[${w} + 1u], t.y + select(0u, 1u, lo + t.x < lo)); }`);
   };
   if (!cx.subgroupOps) { update(v, ''); return 'vec2<u32>()'; }
   cx.call(SUBGROUP_LANE_MARKER); // enables subgroups (emit-module.ts)

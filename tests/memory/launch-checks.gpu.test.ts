@@ -24,7 +24,7 @@ ${extras.constant ? '.const .align 4 .u32 c = 6;' : ''}
   ${extras.global ? 'ld.global.u32 %r2, [g]; add.u32 %r1, %r1, %r2;' : ''}
   ${extras.constant ? 'ld.const.u32 %r2, [c]; add.u32 %r1, %r1, %r2;' : ''}
   ${extras.trap ? 'setp.gt.u32 %p1, %r1, 5000; @%p1 trap;' : ''}
-  ${extras.atom64 ? `cvt.u64.u32 %rd${pointers + 2}, %r1; atom.global.add.u64 %rd${pointers + 3}, [%rd1], %rd${pointers + 2};` : ''}
+  ${extras.atom64 ? `cvt.u64.u32 %rd${pointers + 2}, %r1; atom.global.max.u64 %rd${pointers + 3}, [%rd1], %rd${pointers + 2};` : ''}
   ${body}
   ret;
 }`;
