@@ -9,7 +9,8 @@
  * What ptxas fuses was measured on the H100 (bench/contraction/probe.ptx, docs/BENCHMARKS.md):
  * a plain mul feeding a plain add or sub in the same basic block is fused, as the addend or
  * as the subtrahend, also when the product has other uses (the mul then stays for them);
- * a mul in another block, or either instruction with an explicit `.rn`, is not.
+ * a mul in another block, or either instruction with an explicit `.rn`, is not. f16 and f64
+ * pairs fuse the same way (measured for one use).
  *
  * Expects: SSA IR. Guarantees: every `fbinary` add/sub with rounding `default` whose operand is
  *   a same-block `fbinary` mul with rounding `default`, no `.sat`, the same `.ftz` and type is

@@ -8,8 +8,8 @@ h = rng.uniform(-2, 2, (n, 3)).astype(np.float16)
 mod = cp.RawModule(path=os.path.join(os.path.dirname(__file__), 'probe.ptx'))
 k = mod.get_function('contraction')
 dx, dh = cp.asarray(x), cp.asarray(h)
-d = rng.uniform(-2, 2, (n, 3))
-dd, outd = cp.asarray(d), cp.zeros(n, np.float64)
+x64 = rng.uniform(-2, 2, (n, 3))
+dd, outd = cp.asarray(x64), cp.zeros(n, np.float64)
 out, outh = cp.full((n, 8), np.nan, np.float32), cp.zeros(n, np.float16)
 k((n // 256,), (256,), (dx, out, dh, outh, dd, outd))
 o, oh = cp.asnumpy(out), cp.asnumpy(outh)
@@ -34,5 +34,5 @@ print(f"{'E f16 mul then add':28s} fused {(oh == fh).mean():.3f}  split {(oh == 
 from fractions import Fraction
 od = cp.asnumpy(outd)
 def fused64(a, b, c): return float(Fraction(a) * Fraction(b) + Fraction(c))   # one rounding
-fd = np.array([fused64(*row) for row in d[:4096]]); sd = d[:4096, 0] * d[:4096, 1] + d[:4096, 2]
+fd = np.array([fused64(*row) for row in x64[:4096]]); sd = x64[:4096, 0] * x64[:4096, 1] + x64[:4096, 2]
 print(f"{'I f64 mul then add':28s} fused {(od[:4096] == fd).mean():.3f}  split {(od[:4096] == sd).mean():.3f}")
