@@ -1,0 +1,2 @@
+/* Stand-in for a configure-generated config.h (host-only settings); intentionally empty. */
+#pragma once
