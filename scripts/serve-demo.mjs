@@ -2,7 +2,7 @@
 // Serves the built playground (dist/demo/, made by scripts/build-demo.mjs) on 127.0.0.1 and
 // prints its URL. No dependencies: node:http. WebGPU needs a secure context, which
 // http://127.0.0.1 and http://localhost are.
-// Usage: node scripts/serve-demo.mjs [--port N] [--host H]    (env PORT / HOST; default 8080, 127.0.0.1; port 0: any free one)
+// Usage: node scripts/serve-demo.mjs [--port N] [--host H]    (env PORT / HOST; default 8080, or any free port when 8080 is taken; 127.0.0.1)
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -38,10 +38,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const arg = (name) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : undefined; };
   const dir = join(root, 'dist', 'demo');
   if (!existsSync(join(dir, 'main.js'))) { console.error('dist/demo/ is not built: run `node scripts/build-demo.mjs` (or `npm run demo`)'); process.exit(2); }
-  const port = Number(arg('port') ?? process.env.PORT ?? 8080);
+  const asked = arg('port') ?? process.env.PORT;
+  const port = Number(asked ?? 8080);
   const host = arg('host') ?? process.env.HOST ?? '127.0.0.1';
   try {
-    const { url } = await serveDemo({ dir, port, host });
+    // The default port taken: any free one (a port asked for is an error instead).
+    const { url } = await serveDemo({ dir, port, host }).catch((e) => (e.code === 'EADDRINUSE' && asked === undefined ? serveDemo({ dir, port: 0, host }) : Promise.reject(e)));
     console.log(`ptx-wgsl playground: ${url}  (open it in a browser with WebGPU; Ctrl-C stops the server)`);
   } catch (e) {
     console.error(`could not serve on ${host}:${port}: ${e.message}${e.code === 'EADDRINUSE' ? ' (try --port 0 for any free port)' : ''}`);
