@@ -81,6 +81,13 @@ module.exports = {
         pathNot: '^src/diagnostics/|^src/compile-types\\.ts$|^lowering/layout\\.ts$',
       },
     },
+    {
+      name: 'demo-uses-public-api',
+      severity: 'error',
+      comment: 'The playground (demo/) is a user of the package: it imports the public API (src/index.ts) only.',
+      from: { path: '^demo/' },
+      to: { path: '^(src|lowering|runtime|shaders)/', pathNot: '^src/index\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -186,4 +186,11 @@ export interface CompiledKernel {
   readonly wgsl: string;
   /** The WGSL entry point name. */
   readonly entryPoint: string;
+  /**
+   * The PTX source line (1-based) each WGSL line came from, indexed by WGSL line (0-based):
+   * set for the lines an instruction wrote, null for declarations, the helper library and the
+   * statement tree (`if`, `loop`, copies between blocks). Set by `compile()`; kernels built
+   * by hand may leave it out.
+   */
+  readonly lineMap?: readonly (number | null)[];
 }

@@ -48,6 +48,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
       ...(options.subgroupOps ? { subgroupOps: true } : {}),
       warp,
+      lineOf: (offset) => source.position(offset).line,
     });
     kernels.push(extents.length > 0 ? { ...kernel, layout: { ...kernel.layout, extents } } : kernel);
     fail(diagnostics, source);

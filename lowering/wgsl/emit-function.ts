@@ -19,6 +19,8 @@ import { wgslType } from './types.js';
 
 export class FunctionEmitter implements InstContext {
   readonly lines: string[] = [];
+  /** Per entry of `lines`: the PTX source offset of the instruction that wrote it, or -1 (statement tree, copies). */
+  readonly lineOffsets: number[] = [];
   readonly library = new Set<string>();
   /** Whether the body traps: the kernel then binds the trap record (emit-module.ts). */
   traps = false;
@@ -29,6 +31,8 @@ export class FunctionEmitter implements InstContext {
   private readonly vars = new Set<ValueId>();
   private readonly inlined = new Map<ValueId, string>();
   private span: Span = { start: 0, end: 0 };
+  /** The span start of the instruction being emitted, -1 between instructions. */
+  private at = -1;
   private uses = new Map<ValueId, readonly unknown[]>();
   private results: readonly ValueId[] = [];
 
@@ -55,6 +59,7 @@ export class FunctionEmitter implements InstContext {
 
   line(text: string): void {
     this.lines.push('  '.repeat(this.depth) + text);
+    this.lineOffsets.push(this.at);
   }
 
   temp(prefix: string): string {
@@ -168,12 +173,15 @@ export class FunctionEmitter implements InstContext {
   private inst(inst: Inst, results: readonly ValueId[], span: Span): void {
     if (inst.op === 'const') return;
     this.span = span;
+    // A span of (0, 0) is an instruction the compiler made up, with no PTX line of its own.
+    this.at = span.end > 0 ? span.start : -1;
     this.results = results;
     const constants = this.constantOperands(inst);
     const expr = emitInst(this, inst);
     for (const v of constants) this.inlined.delete(v);
     const r = results[0];
-    if (r === undefined || expr === undefined) { if (expr) this.line(`_ = ${expr};`); return; }
-    this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
+    if (r !== undefined && expr !== undefined) this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
+    else if (expr) this.line(`_ = ${expr};`);
+    this.at = -1;
   }
 }

@@ -72,7 +72,7 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean; lineOf?: (offset: number) => number }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -120,7 +120,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   if (laneId) decls.push('var<private> ptx_sg_lane: u32;');
 
   const entryPoint = entryPointName(fn.name);
-  const body = [
+  const head = [
     ['@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)', ...warpDecls.attributes].join(' '),
     `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>${laneId ? ', @builtin(subgroup_invocation_id) ptx_sg_lane_in: u32' : ''}) {`,
     '  let ptx_lin = ptx_wid.x + ptx_wid.y * ptx_launch[0].w;',
@@ -133,11 +133,11 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...fe.declarations(),
     ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
     ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
-    ...fe.lines,
-    '}',
   ];
   const library = linkLibrary(fe.library);
-  const wgsl = [...decls, '', ...(library ? [library, ''] : []), ...body, ''].join('\n');
+  const before = [...decls, '', ...(library ? [library, ''] : []), ...head];
+  const wgsl = [...before, ...fe.lines, '}', ''].join('\n');
+  const lineMap = wgslLineMap(before, fe, info.lineOf);
   const layout: KernelLayout = {
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
@@ -148,5 +148,21 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),
   };
-  return { layout, wgsl, entryPoint };
+  return { layout, wgsl, entryPoint, lineMap };
+}
+
+/** CompiledKernel.lineMap: null for every line before the body, the instruction's PTX line for body lines. */
+function wgslLineMap(before: readonly string[], fe: FunctionEmitter, lineOf: ((offset: number) => number) | undefined): (number | null)[] {
+  const map: (number | null)[] = [];
+  const lineCount = (text: string): number => { let n = 1; for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++; return n; };
+  for (const text of before) for (let n = lineCount(text); n > 0; n--) map.push(null);
+  let lastOffset = -1;
+  let lastLine: number | null = null;
+  fe.lines.forEach((text, i) => {
+    const offset = fe.lineOffsets[i] ?? -1;
+    if (offset !== lastOffset) { lastOffset = offset; lastLine = offset >= 0 && lineOf ? lineOf(offset) : null; }
+    for (let n = lineCount(text); n > 0; n--) map.push(lastLine);
+  });
+  map.push(null, null); // the closing brace and the final newline's empty line
+  return map;
 }
