@@ -173,10 +173,10 @@ function update32(cx: ExprContext, i: Atomic, old: string, v: string, shared: bo
 }
 
 /** The new value of a 64-bit read-modify-write (vec2<u32>, low word first). */
-function update64(cx: ExprContext, i: Atomic, old: string, v: string): string {
+function update64(cx: ExprContext, i: Atomic, old: string, v: string, compare?: string): string {
   switch (i.kind) {
     case 'exch': return v;
-    case 'cas': return `select(${old}, ${v}, all(${old} == ${cx.ref(i.compare ?? i.value)}))`;
+    case 'cas': return `select(${old}, ${v}, all(${old} == ${compare ?? cx.ref(i.compare ?? i.value)}))`;
     case 'and': return `(${old} & ${v})`;
     case 'or': return `(${old} | ${v})`;
     case 'xor': return `(${old} ^ ${v})`;
@@ -191,8 +191,7 @@ function update64(cx: ExprContext, i: Atomic, old: string, v: string): string {
 
 /** A 64-bit atomic under the lock that hashes from its address (see the file comment). */
 function locked64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: string): string {
-  cx.call(LOCK_MARKERS[m.locks]);
-  const lock = `&${m.locks}[(${o} >> 3u) & ${ATOMIC_LOCKS[m.locks] - 1}u]`;
+  const lock = lockFor(cx, m, o);
   const w = `(${o} >> 2u)`;
   const r = cx.temp('old');
   const done = cx.temp('locked');
@@ -225,47 +224,62 @@ function locked64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: str
  * Only the first lane ever spins, alone, so no lane waits on another lane of its subgroup.
  */
 function grouped64(cx: ExprContext, m: AtomicMemory, i: Atomic, o: string, v: string): string {
-  cx.call(LOCK_MARKERS[m.locks]);
-  cx.call(SUBGROUP_LANE_MARKER);
-  const lock = `&${m.locks}[(${o} >> 3u) & ${ATOMIC_LOCKS[m.locks] - 1}u]`;
+  const lock = lockFor(cx, m, o);
   const w = `(${o} >> 2u)`;
   const r = cx.temp('old');
-  const done = cx.temp('grouped');
   const cmp = i.kind === 'cas' ? cx.ref(i.compare ?? i.value) : null;
   cx.line(`var ${r}: vec2<u32>;`);
+  perAddressGroup(cx, o, [
+    `let lanes = subgroupBallot(true);`,
+    `let first = subgroupElect();`,
+    `var cur: vec2<u32>;`,
+    `if (first) {`,
+    `  loop { if (atomicLoad(${lock}) == 0u && atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) { break; } }`,
+    `  cur = vec2<u32>(atomicLoad(&${m.name}[${w}]), atomicLoad(&${m.name}[${w} + 1u]));`,
+    `}`,
+    `cur = subgroupBroadcastFirst(cur);`,
+    `for (var q = 0u; q < 4u; q++) {`,
+    `  var rest = lanes[q];`,
+    `  loop {`,
+    `    if (rest == 0u) { break; }`,
+    `    let lane = q * 32u + firstTrailingBit(rest);`,
+    `    rest &= rest - 1u;`,
+    `    if (lane == ptx_sg_lane) { ${r} = cur; }`,
+    `    let value = subgroupShuffle(${v}, lane);`,
+    ...(cmp ? [`    let expected = subgroupShuffle(${cmp}, lane);`] : []),
+    `    cur = ${update64(cx, i, 'cur', 'value', cmp ? 'expected' : undefined)};`,
+    `  }`,
+    `}`,
+    `if (first) {`,
+    `  atomicStore(&${m.name}[${w}], cur.x); atomicStore(&${m.name}[${w} + 1u], cur.y);`,
+    `  atomicExchange(${lock}, 0u);`,
+    `}`,
+  ]);
+  return r;
+}
+
+/** The lock word of the 64-bit atomic at byte offset `o` of `m` (declaring its table). */
+function lockFor(cx: ExprContext, m: AtomicMemory, o: string): string {
+  cx.call(LOCK_MARKERS[m.locks]);
+  return `&${m.locks}[(${o} >> 3u) & ${ATOMIC_LOCKS[m.locks] - 1}u]`;
+}
+
+/**
+ * Runs `body` once per group of the subgroup's lanes that address the same word `o` (the group
+ * is the active lanes inside the branch). The loop leaves through a flag after the branch has
+ * merged, never from inside it, so a SIMT compiler cannot park lanes of the group.
+ */
+function perAddressGroup(cx: ExprContext, o: string, body: readonly string[]): void {
+  cx.call(SUBGROUP_LANE_MARKER); // enables subgroups (emit-module.ts)
+  const done = cx.temp('grouped');
   cx.line(`var ${done} = false;`);
   cx.line(`loop {`);
   cx.line(`  if (${o} == subgroupBroadcastFirst(${o})) {`);
-  cx.line(`    let lanes = subgroupBallot(true);`);
-  cx.line(`    let first = subgroupElect();`);
-  cx.line(`    var cur: vec2<u32>;`);
-  cx.line(`    if (first) {`);
-  cx.line(`      loop { if (atomicLoad(${lock}) == 0u && atomicCompareExchangeWeak(${lock}, 0u, 1u).exchanged) { break; } }`);
-  cx.line(`      cur = vec2<u32>(atomicLoad(&${m.name}[${w}]), atomicLoad(&${m.name}[${w} + 1u]));`);
-  cx.line(`    }`);
-  cx.line(`    cur = subgroupBroadcastFirst(cur);`);
-  cx.line(`    for (var q = 0u; q < 4u; q++) {`);
-  cx.line(`      var rest = lanes[q];`);
-  cx.line(`      loop {`);
-  cx.line(`        if (rest == 0u) { break; }`);
-  cx.line(`        let lane = q * 32u + firstTrailingBit(rest);`);
-  cx.line(`        rest &= rest - 1u;`);
-  cx.line(`        if (lane == ptx_sg_lane) { ${r} = cur; }`);
-  const other = i.kind === 'cas' ? { ...i, compare: null } : i;
-  cx.line(`        let value = subgroupShuffle(${v}, lane);`);
-  if (cmp) cx.line(`        let expected = subgroupShuffle(${cmp}, lane);`);
-  cx.line(`        cur = ${cmp ? `select(cur, value, all(cur == expected))` : update64(cx, other, 'cur', 'value')};`);
-  cx.line(`      }`);
-  cx.line(`    }`);
-  cx.line(`    if (first) {`);
-  cx.line(`      atomicStore(&${m.name}[${w}], cur.x); atomicStore(&${m.name}[${w} + 1u], cur.y);`);
-  cx.line(`      atomicExchange(${lock}, 0u);`);
-  cx.line(`    }`);
+  for (const l of body) cx.line(`    ${l}`);
   cx.line(`    ${done} = true;`);
   cx.line(`  }`);
   cx.line(`  if (${done}) { break; }`);
   cx.line(`}`);
-  return r;
 }
 
 /**
@@ -303,24 +317,14 @@ function splitAdd64(cx: ExprContext, m: AtomicMemory, o: string, v: string): str
   const w = `(${o} >> 2u)`;
   // `var t`, not `let`: naga (Deno's WebGPU) folds a `let` of constants and then rejects the
   // pipeline ("entry point is invalid") for `atomicAdd(.., 1u + 0u)`-shaped operands.
-  const update = (value: string, indent: string): void => {
-    cx.line(`${indent}{ var t = ${value}; let lo = atomicAdd(&${m.name}[${w}], t.x); _ = atomicAdd(&${m.name}[${w} + 1u], t.y + select(0u, 1u, lo + t.x < lo)); }`);
-  };
-  if (!cx.subgroupOps) { update(v, ''); return 'vec2<u32>()'; }
-  cx.call(SUBGROUP_LANE_MARKER); // enables subgroups (emit-module.ts)
-  const done = cx.temp('added');
-  cx.line(`var ${done} = false;`);
-  cx.line(`loop {`);
-  cx.line(`  if (${o} == subgroupBroadcastFirst(${o})) {`);
-  cx.line(`    let a = subgroupAdd(${v}.x & 0xffffu); let b = subgroupAdd(${v}.x >> 16u); let h = subgroupAdd(${v}.y);`);
-  cx.line(`    let sum = ${cx.call('i64_add', 'vec2<u32>(a, h)', 'vec2<u32>(b << 16u, b >> 16u)')};`);
-  cx.line(`    if (subgroupElect()) {`);
-  update('sum', '      ');
-  cx.line(`    }`);
-  cx.line(`    ${done} = true;`);
-  cx.line(`  }`);
-  cx.line(`  if (${done}) { break; }`);
-  cx.line(`}`);
+  const update = (value: string): string =>
+    `{ var t = ${value}; let lo = atomicAdd(&${m.name}[${w}], t.x); _ = atomicAdd(&${m.name}[${w} + 1u], t.y + select(0u, 1u, lo + t.x < lo)); }`;
+  if (!cx.subgroupOps) { cx.line(update(v)); return 'vec2<u32>()'; }
+  perAddressGroup(cx, o, [
+    `let a = subgroupAdd(${v}.x & 0xffffu); let b = subgroupAdd(${v}.x >> 16u); let h = subgroupAdd(${v}.y);`,
+    `let sum = ${cx.call('i64_add', 'vec2<u32>(a, h)', 'vec2<u32>(b << 16u, b >> 16u)')};`,
+    `if (subgroupElect()) ${update('sum')}`,
+  ]);
   return 'vec2<u32>()';
 }
 

@@ -1,26 +1,12 @@
 // Runs the shared e2e cases under Deno (tests/hosts/deno-runner.ts on the esbuild bundle) and
 // asserts the runner passed; its output is printed on failure.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFor, denoCommand, gpuEnv, repoRoot } from './host-utils.js';
+import { bundleFor, denoCommand, repoRoot, runProcess } from './host-utils.js';
 
 const TIMEOUT_MS = 20 * 60_000;
 
-function run(cmd: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: repoRoot, env: gpuEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS - 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, output });
-    });
-  });
-}
+const run = (cmd: string, args: string[]) => runProcess(cmd, args, TIMEOUT_MS - 30_000);
 
 describe('deno host', () => {
   it(

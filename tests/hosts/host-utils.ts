@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 /** Node-side helpers shared by the host e2e vitest files (Deno and Chromium launchers). */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,4 +26,20 @@ export async function bundleFor(target: 'browser' | 'deno'): Promise<string> {
 export async function bundleCorpusFor(target: 'browser' | 'deno'): Promise<string> {
   const mod = (await import(join(repoRoot, 'scripts', 'bundle.mjs'))) as { bundleCorpus(t: string): Promise<string> };
   return mod.bundleCorpus(target);
+}
+
+/** Runs `cmd` in the repository root with the GPU environment; killed after `timeoutMs`. */
+export function runProcess(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, { cwd: repoRoot, env: gpuEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, output });
+    });
+  });
 }
