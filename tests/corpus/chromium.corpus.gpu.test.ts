@@ -19,7 +19,7 @@ describe('corpus on chromium', () => {
       const run = await runInChromium({
         bundleDir,
         script: 'corpus.js',
-        options: { host: 'chromium', ...(expectMode ? { expect: expectMode } : {}), ...(process.env['PTXW_CORPUS_SLOW'] === '1' ? { slow: true } : {}) },
+        options: { ...(expectMode ? { expect: expectMode } : {}), ...(process.env['PTXW_CORPUS_SLOW'] === '1' ? { slow: true } : {}) },
         timeoutMs: TIMEOUT_MS - 60_000,
         ...(filter ? { filter } : {}),
       });

@@ -21,8 +21,6 @@ export interface CorpusRunAllOptions {
   warpPath?: 'auto' | 'subgroups' | 'emulated';
   /** Also run the cases marked slow (cases.json `slow`). */
   slow?: boolean;
-  /** The host's name, for the cases' `knownGap` (cases.json). */
-  host?: string;
   /** Recordings from elsewhere than the bundle (both, or neither). */
   manifest?: NativeManifest;
   loadNative?: FileLoader;
@@ -63,7 +61,6 @@ export async function runAll(opts: CorpusRunAllOptions = {}): Promise<{
       ...(opts.filter ? { filter: opts.filter } : {}),
       ...(opts.warpPath ? { warpPath: opts.warpPath } : {}),
       ...(opts.slow ? { slow: true } : {}),
-      ...(opts.host ? { host: opts.host } : {}),
       log,
     });
     log(`${summaryTable(corpus)}\ncorpus: ${Date.now() - t0} ms`);

@@ -136,16 +136,14 @@ export async function runAll(
   session: Session,
   kernels: (file: string) => string | undefined,
   expect: Expectations,
-  o: { filter?: string; log?: (line: string) => void; warpPath?: RunOptions['warpPath']; slow?: boolean; host?: string } = {},
+  o: { filter?: string; log?: (line: string) => void; warpPath?: RunOptions['warpPath']; slow?: boolean } = {},
 ): Promise<RunResult[]> {
   const log = o.log ?? (() => {});
   const results: RunResult[] = [];
   for (const run of runs) {
     if (o.filter && !o.filter.split(',').some((f) => run.id.includes(f))) continue;
-    const gap = o.host ? run.c.knownGap?.[o.host] : undefined;
-    const r = gap?.variants.includes(run.variant)
-      ? { id: run.id, status: 'skip' as const, message: `known gap on ${o.host}: ${gap.why}`, ms: 0 }
-      : run.c.slow !== undefined && !o.slow
+    const r =
+      run.c.slow !== undefined && !o.slow
         ? { id: run.id, status: 'skip' as const, message: slowMessage(run), ms: 0 }
         : await session.run(run, kernels(run.ptxFile), expect, o.warpPath ? { warpPath: o.warpPath } : {});
     results.push(r);

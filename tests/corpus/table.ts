@@ -97,12 +97,6 @@ export interface CorpusCase {
    * PTXW_CORPUS_SLOW=1); the GPU machine always runs it.
    */
   slow?: string;
-  /**
-   * Variants whose results are known to be wrong on a host, by host (`chromium`), with why: the
-   * host reports them as skipped with that reason instead of running them. Each entry is a
-   * defect of ours to fix, not a tolerance.
-   */
-  knownGap?: Record<string, { variants: string[]; why: string }>;
   notes?: string;
 }
 
