@@ -26,6 +26,12 @@ export interface ContextOptions {
    */
   readonly fma?: 'probe' | 'native' | 'emulated';
   /**
+   * Checked f32 arithmetic (on devices that may flush subnormals) grouped into replay regions
+   * (lowering/wgsl/replay-regions.ts): `on` (default); `off` checks and falls back per operation
+   * (same results, slower: for comparing speed); `always` replays every region (tests).
+   */
+  readonly replayRegions?: 'on' | 'off' | 'always';
+  /**
    * When the native warp path pins 32-lane subgroups with `@subgroup_size(32)`: `auto` (default)
    * on devices whose subgroup size varies; `always` wherever the device accepts it; `never`.
    */
@@ -62,6 +68,8 @@ export interface ContextSettings {
   readonly flushSubnormals?: boolean;
   /** Receives driver messages (ContextOptions.log). */
   readonly log?: Logger | undefined;
+  /** Replay regions for checked f32 arithmetic (CompileOptions.replayRegions). */
+  readonly replayRegions?: 'on' | 'off' | 'always';
 }
 
 export class Context implements LaunchEnv {
@@ -79,6 +87,7 @@ export class Context implements LaunchEnv {
   readonly nativeFloat: NativeFloat | undefined;
   /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
   readonly flushSubnormals: boolean;
+  readonly replayRegions: 'on' | 'off' | 'always' | undefined;
 
   constructor(
     readonly device: GPUDevice,
@@ -89,6 +98,7 @@ export class Context implements LaunchEnv {
     this.subgroups = settings.subgroups;
     this.nativeFloat = settings.nativeFloat;
     this.flushSubnormals = settings.flushSubnormals ?? false;
+    this.replayRegions = settings.replayRegions;
     this.monitor = new DeviceMonitor(device, settings.log);
     this.memory = new AllocationTable(device);
     this.pipelines = new PipelineCache(device, settings.log);
@@ -199,6 +209,7 @@ export async function createContextWith(compiler: RuntimeCompiler, options: Cont
     nativeFloat,
     flushSubnormals: float === 'ftz',
     log: options.log,
+    ...(options.replayRegions ? { replayRegions: options.replayRegions } : {}),
   });
 }
 

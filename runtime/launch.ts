@@ -33,6 +33,8 @@ export interface LaunchEnv {
   readonly nativeFloat?: NativeFloat | undefined;
   /** Compile f32 arithmetic with subnormals flushed (CompileOptions.flushSubnormals). */
   readonly flushSubnormals?: boolean;
+  /** Replay regions for checked f32 arithmetic (CompileOptions.replayRegions). */
+  readonly replayRegions?: 'on' | 'off' | 'always' | undefined;
   /** The device's probed subgroups when their layout is consecutive (runtime/probe-subgroups.ts). */
   readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */

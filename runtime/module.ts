@@ -215,6 +215,7 @@ export class Module {
       ...(device.features.has('subgroups') ? { subgroupOps: true } : {}),
       ...(this.env.nativeFloat ? { nativeFloat: this.env.nativeFloat } : {}),
       ...(this.env.flushSubnormals ? { flushSubnormals: true } : {}),
+      ...(this.env.replayRegions ? { replayRegions: this.env.replayRegions } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
     };
   }

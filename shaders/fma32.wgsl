@@ -102,7 +102,8 @@ fn f32_fma_exact(ua: u32, ub: u32, uc: u32) -> u32 {
 // driver): any subnormal operand (a subnormal c, however small, can move the rounding of an
 // inexact product: an H100 showed it), or a result that is zero, below 2^-100 or not finite
 // (a flushed result; round32.wgsl, f32r_suspect) takes the integer path.
-fn f32r_tiny_in(u: u32) -> bool { return ((u & 0x7f800000u) == 0u) & ((u & 0x7fffffu) != 0u); }
+// Subnormal and not zero: u << 1 drops the sign, leaving 2 .. 2^24 - 2 (zero wraps to the top).
+fn f32r_tiny_in(u: u32) -> bool { return (u << 1u) - 1u < 0x00ffffffu; }
 fn f32_fma_checked(a: u32, b: u32, c: u32) -> u32 {
   let r = bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c)));
   if (f32r_tiny_in(a) | f32r_tiny_in(b) | f32r_tiny_in(c) | f32r_suspect(r)) {

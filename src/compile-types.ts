@@ -48,6 +48,13 @@ export interface CompileOptions {
    * device's own arithmetic.
    */
   readonly flushSubnormals?: boolean;
+  /**
+   * Where checked f32 arithmetic is grouped into replay regions (lowering/wgsl/replay-regions.ts):
+   * 'on' (default), 'off' (a check and an exact slow path inlined per operation), or 'always'
+   * (every region replays exactly: for tests on devices whose native arithmetic never fails the
+   * check).
+   */
+  readonly replayRegions?: 'on' | 'off' | 'always';
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
 }

@@ -47,6 +47,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       nativeFma: options.fusedFma === true,
       ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
       ...(options.subgroupOps ? { subgroupOps: true } : {}),
+      ...(options.replayRegions ? { replayRegions: options.replayRegions } : {}),
       warp,
       lineOf: (offset) => source.position(offset).line,
     });

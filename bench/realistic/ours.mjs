@@ -51,7 +51,9 @@ function compare(got, want, tol) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ctx = await createContext({ float });
+// --replay=off: checked f32 arithmetic without replay regions (A/B of lowering/wgsl/replay-regions.ts)
+const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
+const ctx = await createContext({ float, ...(replay ? { replayRegions: replay } : {}) });
 const device = ctx.device;
 const results = [];
 for (const [k, spec0] of specs.entries()) {
@@ -154,6 +156,6 @@ for (const [k, spec0] of specs.entries()) {
   console.log(JSON.stringify(row));
   results.push(row);
 }
-writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}.json`, JSON.stringify(results, null, 1));
+writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}${replay ? `-replay-${replay}` : ''}.json`, JSON.stringify(results, null, 1));
 ctx.destroy();
 process.exit(0);

@@ -7,7 +7,7 @@
  * NaNs; `.ftz` follows the hardware (tininess detected before rounding for mul/fma); forms
  * without a lowering are L002 errors.
  */
-import type { InstOf } from '../../src/ir/inst.js';
+import { operandsOf, type Inst, type InstOf } from '../../src/ir/inst.js';
 import type { FloatRounding } from '../../src/ir/inst.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import * as T from '../../src/ir/types.js';
@@ -133,6 +133,28 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
     r = canonical(cx, e);
   }
   return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, ...bits, 'true', '23u', '8u') : r, i.ftz, i.sat);
+}
+
+/**
+ * The f32 arithmetic written as WGSL's own operation checked for a result a flushing device
+ * could have got wrong (f32r_add_rn, f32r_mul_rn, f32_fma_checked): a replay region
+ * (replay-regions.ts) may take it, with one test for the region instead of a branch per operation.
+ */
+export type CheckedArith = 'add' | 'sub' | 'mul' | 'fma';
+
+export function checkedArith(cx: ExprContext, inst: Inst): CheckedArith | undefined {
+  if (inst.op !== 'fbinary' && inst.op !== 'fma') return undefined;
+  if (!T.isFloat(inst.type, 32) || inst.ftz || inst.sat || (inst.rounding !== 'default' && inst.rounding !== 'rn')) return undefined;
+  if (inst.op === 'fma') return cx.nativeFma && !cx.nativeFloat.addMul ? 'fma' : undefined;
+  if (inst.kind !== 'add' && inst.kind !== 'sub' && inst.kind !== 'mul') return undefined;
+  return inst.rounding === 'default' && cx.nativeFloat.addMul ? undefined : inst.kind;
+}
+
+/** The unchecked f32 expression of checked arithmetic (the region's test follows it). */
+export function fastArith(cx: ExprContext, inst: Inst, arith: CheckedArith): string {
+  const ops = operandsOf(inst).map((v) => cx.ref(v));
+  if (arith === 'fma') return `fma(${ops.join(', ')})`;
+  return `(${ops[0] as string} ${arith === 'add' ? '+' : arith === 'sub' ? '-' : '*'} ${ops[1] as string})`;
 }
 
 /** fma on f16/bf16: halves widen exactly to f32; the integer fma rounds once into the half format. */

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { FunctionMemory, IrFunction, MemoryView } from '../../src/ir/function.js';
 import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type KernelLayout, type OverrideName, type ParamLayout } from '../layout.js';
 import { GENERIC_TAG } from '../pass.js';
-import { FunctionEmitter } from './emit-function.js';
+import { FunctionEmitter, type ReplayMode } from './emit-function.js';
 import { linkLibrary } from './library.js';
 import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
@@ -72,7 +72,7 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean; lineOf?: (offset: number) => number }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean; replayRegions?: ReplayMode; lineOf?: (offset: number) => number }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -80,7 +80,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const warp = info.warp ?? { path: 'none', reason: 'the kernel uses no warp-level instructions' };
   warpPaths.set(fn, warp.path);
   const warpDecls = warpDeclarations(warp);
-  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma, info.nativeFloat, info.subgroupOps === true);
+  const fe = new FunctionEmitter(fn, diagnostics, dynamicShared ? '(ptx_dynamic_smem_words * 4u)' : '0u', info.nativeFma, info.nativeFloat, info.subgroupOps === true, info.replayRegions);
   fe.emitBody(structured.body);
 
   const params = paramLayouts(fn, memory);

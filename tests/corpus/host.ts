@@ -94,6 +94,8 @@ export class Session {
   constructor(
     private readonly open: () => Promise<GPUDevice>,
     private readonly close: (device: GPUDevice) => void,
+    /** How the session's context is made on its device (default: createContext, every probe). */
+    private readonly makeContext: (device: GPUDevice) => Promise<Context> = (device) => createContext({ device }),
   ) {}
 
   async context(): Promise<Context> {
@@ -106,7 +108,7 @@ export class Session {
       });
       this.device = device;
     }
-    this.ctx ??= await createContext({ device: this.device });
+    this.ctx ??= await this.makeContext(this.device);
     return this.ctx;
   }
 

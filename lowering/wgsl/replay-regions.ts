@@ -1,0 +1,117 @@
+/**
+ * Replay regions: how a block's checked f32 arithmetic is grouped so that one test guards many
+ * operations and one exact fallback serves them all.
+ *
+ * On a device that may flush subnormals (NVIDIA's Vulkan driver), every add/sub/mul/fma.rn.f32
+ * is WGSL's own operation checked for a result it could have got wrong (round32.wgsl,
+ * f32r_suspect). Inlined per operation, each check is a branch to its own copy of an integer
+ * slow path: on an H100 that code, which almost never runs, made plain-PTX n-body 42x slower
+ * than CUDA, four fifths of it from the slow paths' presence alone (docs/BENCHMARKS.md). A
+ * region instead computes its operations natively and ANDs one predicate per result; only when
+ * the predicate fails does it replay the whole region exactly, in a loop that interprets the
+ * region as a small program through one shared exact fma (add = fma(a, 1, b), mul = fma(a, b,
+ * -0)). Its arithmetic is pure, so replaying it from its inputs gives the exact results.
+ *
+ * A region is a run of a block's instructions; its members are the checked operations and the
+ * pure instructions that consume a member's result (those are replayed by their own emitted
+ * text in the loop). Instructions that read no member are not members: they run once, in place.
+ * A region ends before an instruction that reads a member but cannot be replayed (effects,
+ * memory, warp operations, results other than one 32-bit scalar), or at the end of the block.
+ */
+import type { InstId, ValueId } from '../../src/ir/entities.js';
+import type { IrFunction } from '../../src/ir/function.js';
+import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
+import type { Use } from '../../src/ir/cfg.js';
+import type { CheckedArith } from './emit-float.js';
+import { wgslType } from './types.js';
+
+export interface RegionMember {
+  readonly inst: InstId;
+  /** The checked operation, or undefined for a replayed pure instruction. */
+  readonly arith?: CheckedArith;
+}
+
+export interface ReplayRegion {
+  readonly members: readonly RegionMember[];
+  /** Values defined by members. */
+  readonly values: ReadonlySet<ValueId>;
+  /** Member results read outside the region: assigned again after a replay. */
+  readonly outputs: ReadonlySet<ValueId>;
+  /** The member after which the region's test and replay are written. */
+  readonly last: InstId;
+}
+
+/**
+ * Fewer checked operations keep their inline checks: the one exact fma a region carries is larger
+ * than an inline add's or mul's slow path, and a reduction's lone add between two shuffles gains
+ * nothing from a loop (an H100 ran row layernorm 1.8x slower with one-add regions).
+ */
+const MIN_CHECKED = 3;
+/** Operand slots are 10-bit indices in a replay program word. */
+const MAX_SLOTS = 1000;
+/** A replayed instruction names at most this many member results (three 10-bit fields). */
+const MAX_MEMBER_OPERANDS = 3;
+
+const NOT_REPLAYABLE = new Set<Inst['op']>(['load', 'special', 'kernel_param', 'address_of', 'call', 'const', 'undef']);
+
+/**
+ * The replay regions of one block. `checked` says which instructions the emitter would write as
+ * checked arithmetic;
+ */
+export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses: ReadonlyMap<ValueId, readonly Use[]>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED): ReplayRegion[] {
+  const regions: ReplayRegion[] = [];
+  let members: RegionMember[] = [];
+  let values = new Set<ValueId>();
+  let slots = 0;
+  const close = (): void => {
+    const memberIds = new Set(members.map((m) => m.inst));
+    if (members.filter((m) => m.arith).length >= minChecked) {
+      const outputs = new Set<ValueId>();
+      for (const v of values) {
+        const list = uses.get(v) ?? [];
+        if (list.some((u) => u.kind !== 'inst' || !memberIds.has(u.inst))) outputs.add(v);
+      }
+      regions.push({ members, values, outputs, last: (members.at(-1) as RegionMember).inst });
+    }
+    members = [];
+    values = new Set();
+    slots = 0;
+  };
+  for (const id of insts) {
+    const data = fn.inst(id);
+    const inst = data.inst;
+    if (inst.op === 'const') continue;
+    const ops = operandsOf(inst).filter((v) => fn.defOf(v)?.op !== 'const');
+    const readsMember = ops.some((v) => values.has(v));
+    const arith = checked(inst);
+    const result = data.results[0];
+    if (arith && result !== undefined) {
+      members.push({ inst: id, arith });
+      values.add(result);
+      slots += 1 + ops.filter((v) => !values.has(v)).length + 1; // its result, its inputs, a constant
+    } else if (readsMember) {
+      if (result !== undefined && replayable(fn, inst, data.results, values)) {
+        members.push({ inst: id });
+        values.add(result);
+        slots += 1;
+      } else {
+        close();
+      }
+    }
+    if (slots > MAX_SLOTS) close();
+  }
+  close();
+  return regions;
+}
+
+function replayable(fn: IrFunction, inst: Inst, results: readonly ValueId[], members: ReadonlySet<ValueId>): boolean {
+  if (HAS_EFFECTS[inst.op] || NOT_REPLAYABLE.has(inst.op) || results.length !== 1) return false;
+  if (!isScalar32(fn, results[0] as ValueId)) return false;
+  const read = new Set(operandsOf(inst).filter((v) => members.has(v)));
+  return read.size <= MAX_MEMBER_OPERANDS;
+}
+
+function isScalar32(fn: IrFunction, v: ValueId): boolean {
+  const t = wgslType(fn.typeOf(v));
+  return t === 'u32' || t === 'f32';
+}

@@ -1,0 +1,169 @@
+// Replay regions (lowering/wgsl/replay-regions.ts) on the values that make checked f32 arithmetic
+// fail its test: zeros of both signs, subnormals, results that underflow, infinities, NaNs, next to
+// ordinary values. A chain of add/sub/mul/fma.rn with a replayed pure instruction (cvt.rzi) and a
+// region-ending one (setp) runs under four contexts, each against the ISA's exact rounding
+// (tests/conformance/ref/float.ts): the device's own facts; add/mul checked with their regions'
+// native arithmetic (lavapipe keeps subnormals, so only the test and the replay of failing regions
+// are exercised); and the same two with every region replayed, one of them claiming a fused fma()
+// (lavapipe's is not fused, so a native fma result that escaped the replay would show). The
+// generated WGSL for an H100's facts is checked for the shape the speed depends on.
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
+import { runtimeCompiler } from '../../src/runtime-compiler.js';
+import { Context } from '../../runtime/context.js';
+import { NO_NATIVE_FLOAT, type NativeFloat } from '../../lowering/wgsl/native-float.js';
+import * as R from '../conformance/ref/float.ts';
+
+process.env['XDG_RUNTIME_DIR'] ??= '/tmp';
+afterAll(() => releaseDefaultDevice());
+
+const PTX = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry chain(.param .u64 pin, .param .u64 pout, .param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .f32 %f<16>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd3, %r5, 12;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  ld.global.f32 %f2, [%rd4+4];
+  ld.global.f32 %f3, [%rd4+8];
+  mul.wide.u32 %rd5, %r5, 32;
+  add.s64 %rd6, %rd2, %rd5;
+  add.f32 %f4, %f1, %f2;
+  sub.f32 %f5, %f1, %f2;
+  mul.f32 %f6, %f1, %f2;
+  fma.rn.f32 %f7, %f1, %f2, %f3;
+  mul.f32 %f8, %f4, %f5;
+  fma.rn.f32 %f9, %f6, %f3, %f8;
+  cvt.rzi.f32.f32 %f10, %f9;
+  add.f32 %f11, %f10, %f3;
+  setp.lt.f32 %p2, %f11, %f7;
+  selp.f32 %f12, %f11, %f7, %p2;
+  mul.f32 %f13, %f12, %f12;
+  add.rn.f32 %f14, %f13, %f1;
+  st.global.f32 [%rd6], %f4;
+  st.global.f32 [%rd6+4], %f5;
+  st.global.f32 [%rd6+8], %f6;
+  st.global.f32 [%rd6+12], %f7;
+  st.global.f32 [%rd6+16], %f9;
+  st.global.f32 [%rd6+20], %f11;
+  st.global.f32 [%rd6+24], %f13;
+  st.global.f32 [%rd6+28], %f14;
+DONE:
+  ret;
+}
+`;
+
+/** What the kernel computes, from the ISA's exact rounding. */
+function reference(a: bigint, b: bigint, c: bigint): bigint[] {
+  const s1 = R.add(R.F32, a, b, 'rn');
+  const s2 = R.add(R.F32, a, b ^ 0x80000000n, 'rn');
+  const s3 = R.mul(R.F32, a, b, 'rn');
+  const s4 = R.fma(R.F32, a, b, c, 'rn');
+  const s5 = R.mul(R.F32, s1, s2, 'rn');
+  const s6 = R.fma(R.F32, s3, c, s5, 'rn');
+  const s7 = R.roundIntegral(R.F32, s6, 'rzi');
+  const s8 = R.add(R.F32, s7, c, 'rn');
+  const s9 = R.setp(R.F32, 'lt', s8, s4) ? s8 : s4;
+  const s10 = R.mul(R.F32, s9, s9, 'rn');
+  const s11 = R.add(R.F32, s10, a, 'rn');
+  return [s1, s2, s3, s4, s6, s8, s10, s11];
+}
+
+/** Operands that make the checks fail, and ordinary ones; deterministic. */
+function inputs(n: number): Uint32Array {
+  const special = [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x00800000, 0x0d800000, 0x1a000000, 0x1f800000, 0x20000000, 0x3f800000, 0xbf800000, 0x7f7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x0c000000, 0x26000000, 0x59800000];
+  let seed = 0x2545f491;
+  const rnd = (): number => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return seed >>> 0; };
+  const out = new Uint32Array(3 * n);
+  for (let i = 0; i < out.length; i++) {
+    const k = rnd() % 4;
+    // specials; values near the subnormal range (exponent field below 40); any exponent; near 1
+    out[i] = k === 0 ? (special[rnd() % special.length] as number)
+      : k === 1 ? ((rnd() & 0x801fffff) | ((rnd() % 40) << 23)) >>> 0
+        : k === 2 ? rnd()
+          : ((rnd() & 0x807fffff) | ((120 + (rnd() % 16)) << 23)) >>> 0;
+  }
+  // x - x, -0 + -0, subnormal * infinity, an fma whose subnormal c moves the rounding
+  out.set([0x3f800001, 0x3f800001, 0x00000000, 0x80000000, 0x80000000, 0x80000000, 0x00000010, 0x7f800000, 0x3f800000, 0x3f800001, 0x3f7ffffe, 0x00000001], 0);
+  return out;
+}
+
+const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] };
+
+async function run(ctx: Context, x: Uint32Array, n: number): Promise<Uint32Array> {
+  const mod = ctx.loadModule(PTX, { fileName: 'replay.ptx' });
+  const fn = mod.getFunction('chain');
+  const din = ctx.malloc(x.byteLength);
+  const dout = ctx.malloc(32 * n);
+  ctx.memcpyHtoD(din, x);
+  ctx.memset(dout, 0xab, 32 * n);
+  const config = { grid: [Math.ceil(n / 128), 1, 1] as [number, number, number], block: [128, 1, 1] as [number, number, number] };
+  fn.launch(config, [din, dout, n] as never);
+  const out = new Uint32Array(8 * n);
+  await ctx.memcpyDtoH(out, dout);
+  ctx.free(din);
+  ctx.free(dout);
+  return out;
+}
+
+describe('replay regions', () => {
+  const n = 4096;
+  const x = inputs(n);
+  const expected = new Uint32Array(8 * n);
+  for (let i = 0; i < n; i++) {
+    reference(BigInt(x[3 * i] as number), BigInt(x[3 * i + 1] as number), BigInt(x[3 * i + 2] as number)).forEach((v, k) => { expected[8 * i + k] = Number(v); });
+  }
+  const contexts: [string, (device: GPUDevice) => Promise<Context>][] = [
+    ['the device\'s own facts', (device) => createContext({ device })],
+    ['add/mul checked, failing regions replayed', async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'on' })],
+    ['every region replayed', async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'always' })],
+    ['every region replayed, fma claimed fused', async (device) => new Context(device, runtimeCompiler.compileModule, { fusedFma: true, nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'always' })],
+  ];
+  for (const [name, make] of contexts) {
+    it(`matches the ISA's rounding: ${name}`, async () => {
+      const ctx = await make(await getDefaultDevice());
+      try {
+        const got = await run(ctx, x, n);
+        const bad: string[] = [];
+        for (let i = 0; i < got.length && bad.length < 5; i++) {
+          if (got[i] !== expected[i]) {
+            const t = Math.floor(i / 8);
+            bad.push(`row ${t} out ${i % 8}: in ${[x[3 * t], x[3 * t + 1], x[3 * t + 2]].map((v) => (v as number).toString(16))} got ${(got[i] as number).toString(16)} want ${(expected[i] as number).toString(16)}`);
+          }
+        }
+        expect(bad).toEqual([]);
+      } finally {
+        ctx.destroy();
+      }
+    }, 120_000);
+  }
+
+  it('gives an H100 one exact fallback per region, and none inline', () => {
+    const body = (replayRegions: 'on' | 'off'): string => {
+      const wgsl = compile(PTX, { fusedFma: true, nativeFloat: H100, replayRegions }).kernels[0]?.wgsl ?? '';
+      return wgsl.slice(wgsl.indexOf('@compute'));
+    };
+    const on = body('on');
+    // setp ends the first region (a bool is not replayed: seven checked operations, one exact
+    // fallback); the mul and add.rn after it are too few for a region and keep their inline checks
+    expect(on.match(/f32_fma_exact\(/g)?.length).toBe(1);
+    expect(on.match(/f32r_add_rn|f32r_mul_rn|f32_fma_checked/g)).toEqual(['f32r_mul_rn', 'f32r_add_rn']);
+    expect(on).toMatch(/case 1u: \{/); // cvt.rzi replayed by its own text
+    const off = body('off');
+    expect(off.match(/f32r_add_rn|f32r_mul_rn|f32_fma_checked/g)?.length).toBe(9);
+  });
+});
