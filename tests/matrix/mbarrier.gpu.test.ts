@@ -15,7 +15,9 @@ import { getDefaultDevice, releaseDefaultDevice } from '../../runtime/device.js'
 import { probeSubgroups } from '../../runtime/probe-subgroups.js';
 import { compile } from '../../src/compile.js';
 import { PtxError } from '../../src/diagnostics/ptx-error.js';
-import { POISON, randomWords, runMatrixKernel } from './harness.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KERNELS, kernelSource, POISON, randomWords, runMatrixKernel } from './harness.js';
 import { recordedCount, runScript, scriptKernel, scriptModule, type Step } from './mbarrier-script.js';
 
 afterAll(() => releaseDefaultDevice());
@@ -75,7 +77,13 @@ export const SCRIPT: readonly Step[] = [
 describe('mbarrier instruction scripts', () => {
   const expected = runScript(SCRIPT);
   const n = recordedCount(SCRIPT);
-  const ptx = scriptModule([scriptKernel('script_all', SCRIPT, false), scriptKernel('script_some', SCRIPT, true)]);
+  const ptx = kernelSource('mbarrier_forms');
+
+  it('mbarrier_forms.ptx holds the script kernels (regenerate: MBAR_WRITE_FORMS=1)', () => {
+    const text = formsModule();
+    if (process.env['MBAR_WRITE_FORMS'] === '1') writeFileSync(join(KERNELS, 'mbarrier_forms.ptx'), text);
+    expect(ptx).toBe(text);
+  });
 
   it('the reference follows the ISA', () => {
     // spot checks of the model itself: the first token saw 3 pending; phase 0 completes only
@@ -112,11 +120,7 @@ describe('mbarrier instruction scripts', () => {
  * arrival after a barrier. In phase 1 thread 0 arrives with count 2 and every thread spins on
  * try_wait until the last arrival, which no barrier orders before the waits.
  */
-const CROWD = `
-.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry crowd(.param .u64 out_param) {
+const CROWD = `.visible .entry crowd(.param .u64 out_param) {
   .reg .b32 %t, %n, %bar, %v, %c; .reg .b64 %out, %rd<4>, %tok, %tok1; .reg .pred %p, %first;
   .shared .align 8 .b64 bar;
   mov.u32 %t, %tid.x;
@@ -159,17 +163,29 @@ WAIT:
 }
 `;
 
+/** The committed mbarrier_forms.ptx: the script kernels and crowd (record_mbarrier.py runs them natively). */
+function formsModule(): string {
+  return `${scriptModule([scriptKernel('script_all', SCRIPT, false), scriptKernel('script_some', SCRIPT, true), CROWD.trim()])}\n`;
+}
+
 describe('mbarrier with every thread of a block on one object', () => {
   it.each([[2, 96], [1, 256]])('grid %i, block %i', async (grid, block) => {
-    const run = await runMatrixKernelSource(CROWD, 'crowd', { grid, block }, [], [grid * block * 5]);
-    const got = run[0] as Uint32Array;
-    for (let b = 0; b < grid; b++) {
-      const rows = Array.from({ length: block }, (_, t) => [...got.subarray((b * block + t) * 5, (b * block + t) * 5 + 5)]);
-      expect(rows.map((r) => r[0]).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(Array.from({ length: block }, (_, i) => i + 2));
-      expect(rows.map((r) => r.slice(1))).toEqual(rows.map(() => [0, 1, 1, 1]));
-    }
+    const run = await runMatrixKernelSource(kernelSource('mbarrier_forms'), 'crowd', { grid, block }, [], [grid * block * 5]);
+    expect(crowdProblems(run[0] as Uint32Array, grid, block)).toEqual([]);
   });
 });
+
+/** What in crowd's output breaks the ISA's rules (see CROWD), per block. */
+function crowdProblems(got: Uint32Array, grid: number, block: number): string[] {
+  const problems: string[] = [];
+  for (let b = 0; b < grid; b++) {
+    const rows = Array.from({ length: block }, (_, t) => [...got.subarray((b * block + t) * 5, (b * block + t) * 5 + 5)]);
+    const pending = rows.map((r) => r[0] ?? 0).sort((x, y) => x - y).join(',');
+    if (pending !== Array.from({ length: block }, (_, i) => i + 2).join(',')) problems.push(`block ${b}: pending counts ${pending}`);
+    rows.forEach((r, t) => { if (r.slice(1).join(',') !== '0,1,1,1') problems.push(`block ${b} thread ${t}: waits ${r.slice(1).join(',')}`); });
+  }
+  return problems;
+}
 
 /** Runs `kernel` of a PTX text with input buffers and poisoned outputs (u32 scalars last). */
 async function runMatrixKernelSource(ptx: string, kernel: string, launch: { grid: number; block: number }, inputs: readonly Uint32Array[], outputWords: readonly number[], scalars: readonly number[] = []): Promise<Uint32Array[]> {
@@ -286,5 +302,33 @@ describe('mbarrier and bulk copy diagnostics', () => {
   });
   it('accepts the fences around mbarriers', () => {
     expect(error('fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;\nfence.proxy.async;')).toBe('');
+  });
+});
+
+// Native recordings (record_mbarrier.py on an H100): the JS references must agree with NVIDIA's
+// hardware on the recorded inputs, so the ISA reading behind them is checked where it matters.
+interface NativeCase { entry: string; grid: number; block: number; scalars: number[]; inputs: string[]; outputs: string[] }
+const NATIVE = join(KERNELS, 'mbarrier_native.json');
+const native: Record<string, NativeCase> = existsSync(NATIVE) ? (JSON.parse(readFileSync(NATIVE, 'utf8')) as { cases: Record<string, NativeCase> }).cases : {};
+const words = (hex: string): Uint32Array => { const b = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16)); return new Uint32Array(b.buffer); };
+
+describe.skipIf(Object.keys(native).length === 0)('the JS references agree with native recordings', () => {
+  it.each(Object.entries(native))('%s', (_name, c) => {
+    const input = c.inputs[0] !== undefined ? words(c.inputs[0]) : new Uint32Array();
+    const got = words(c.outputs[0] ?? '');
+    const tiles = c.scalars[0] ?? 0;
+    switch (c.entry) {
+      case 'script_all': case 'script_some': {
+        const n = recordedCount(SCRIPT);
+        const want = new Uint32Array(n * c.block).fill(POISON);
+        for (let t = 0; t < c.block; t++) if (c.entry === 'script_all' || t % 3 === 1) want.set(runScript(SCRIPT), t * n);
+        expect([...got]).toEqual([...want]);
+        break;
+      }
+      case 'crowd': expect(crowdProblems(got, c.grid, c.block)).toEqual([]); break;
+      case 'tile_pipeline': expect([...f32(got)]).toEqual([...tileReference(f32(input), c.grid, c.block, tiles)]); break;
+      case 'ws_pipeline': case 'ws_pipeline3': expect([...f32(got)]).toEqual([...wsReference(f32(input), c.grid, tiles)]); break;
+      default: expect([...got]).toEqual([...cpArriveReference(input, c.grid, c.block)]);
+    }
   });
 });
