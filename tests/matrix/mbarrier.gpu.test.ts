@@ -332,3 +332,37 @@ describe.skipIf(Object.keys(native).length === 0)('the JS references agree with 
     }
   });
 });
+
+/**
+ * mbarrier_probe.ptx, one thread: pending_count of a .noComplete token (3), parity 1 done at
+ * phase 0 (1), all arrived but 64 tx bytes outstanding (0), completed by complete_tx (1), tx-count
+ * at -16 with every arrival in (3, then 0), completed by expect_tx 16 (1), arrive_drop's token (3)
+ * and the next phase's pending count after the drop (2). Recorded on an H100 (its header).
+ */
+const H100_PROBE = [3, 1, 0, 1, 3, 0, 1, 3, 2];
+const PROBE_SCRIPT: readonly Step[] = [
+  { op: 'init', count: 3 },
+  { op: 'arrive', noComplete: true, count: 1, record: true },
+  { op: 'test_wait', parity: 1 },
+  { op: 'expect_tx', tx: 64 },
+  { op: 'arrive', count: 2, token: 2 },
+  { op: 'test_wait', token: 2 },
+  { op: 'complete_tx', tx: 64 },
+  { op: 'test_wait', token: 2 },
+  { op: 'complete_tx', tx: 16 },
+  { op: 'arrive', noComplete: true, count: 3, record: true },
+  { op: 'test_wait', parity: 1 },
+  { op: 'expect_tx', tx: 16 },
+  { op: 'test_wait', parity: 1 },
+  { op: 'arrive', drop: true, noComplete: true, count: 1, record: true },
+  { op: 'arrive', count: 2 },
+  { op: 'arrive', noComplete: true, count: 1, record: true },
+];
+
+describe('mbarrier_probe.ptx, recorded on an H100', () => {
+  it('the JS model gives the H100 values', () => expect(runScript(PROBE_SCRIPT)).toEqual(H100_PROBE));
+  it('WebGPU gives the H100 values', async () => {
+    const [out] = await runMatrixKernelSource(kernelSource('mbarrier_probe'), 'k', { grid: 1, block: 1 }, [], [9]);
+    expect([...(out as Uint32Array)]).toEqual(H100_PROBE);
+  });
+});
