@@ -1,8 +1,8 @@
 // Producer/consumer pipelines on mbarriers (sm_90), the Hopper style of the public kernels
 // that stopped at mbarrier.init: compiled with `nvcc -ptx -arch=sm_90 mbarrier_pipeline.cu`.
 //  - tile_pipeline: cuda::barrier + cuda::memcpy_async (cp.async.bulk with complete_tx, then
-//    expect_tx), double-buffered: thread 0 prefetches tile k+1 while every thread waits for
-//    tile k with arrive/wait tokens, a __syncthreads before a buffer is refilled.
+//    expect_tx), double-buffered: thread 0 copies tile k+1 (and L2-prefetches k+2) while every
+//    thread waits for tile k with arrive/wait tokens; a __syncthreads before a refill.
 //  - ws_pipeline: warp-specialised with cuda::ptx: the last warp's lane 0 produces tiles into
 //    a STAGES-deep ring (wait EMPTY[s] by parity, arrive.expect_tx FULL[s], cp.async.bulk),
 //    the other warps consume (wait FULL[s] by parity, a warp-shuffle sum, arrive EMPTY[s]);
@@ -29,6 +29,7 @@ extern "C" __global__ void tile_pipeline(const float *in, float *out, int tiles)
   for (int k = 0; k < tiles; k++) {
     const int s = k & 1;
     if (threadIdx.x == 0 && k + 1 < tiles) cuda::memcpy_async(buf[s ^ 1], base + (k + 1) * TILE, cuda::aligned_size_t<16>(sizeof(float) * TILE), bar[s ^ 1]);
+    if (threadIdx.x == 0 && k + 2 < tiles) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" :: "l"(base + (k + 2) * TILE), "r"(TILE * 4));
     block_barrier::arrival_token t = bar[s].arrive();
     bar[s].wait(std::move(t));
     for (int i = threadIdx.x; i < TILE; i += blockDim.x) acc += buf[s][i] * (k + 1);
