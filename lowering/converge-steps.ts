@@ -24,6 +24,11 @@
  *   and resets it by that count, and the waiting threads of a completed barrier go on. So a
  *   producer's `bar.arrive` and its consumers' `bar.sync` may fall in different steps, and
  *   warps waiting at one barrier do not hold up the others.
+ *   mbarrier waits (test_wait/try_wait) are sites too, so a thread spinning on one tests once
+ *   per step while every other thread advances: their test runs in the step's collective
+ *   part, and a try_wait that finds its phase incomplete waits (site | WAIT) and tests again
+ *   after every step's barrier (mbarrierWait below). Kernels with them count, and a step in
+ *   which every running thread waits, nothing completes and no mbarrier changed ends the loop.
  *   Values crossing blocks are function variables (as for every block the emitter sees), and
  *   a collective's result reaches only the threads that were waiting at it.
  */
