@@ -94,6 +94,8 @@ function provenance(fn: IrFunction, pointerBits: number): Map<ValueId, Provenanc
 interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean }
 
 function accessOf(inst: Inst): Access {
+  // An mbarrier object is two words updated with atomics (lowering/wgsl/emit-mbarrier.ts).
+  if (inst.op === 'mbarrier' || inst.op === 'mbarrier_wait') return { bytes: 8, store: true, atomic: true };
   const bytes = Math.max(1, T.bitWidth(inst.type) / 8);
   return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4) };
 }
@@ -154,9 +156,11 @@ export const addressSpaces: Pass = {
     for (const id of placed(fn)) {
       const data = fn.inst(id);
       const inst = data.inst;
-      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic') continue;
-      if (inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
-      const region = regionOf(inst.space, inst.address);
+      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic' && inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait') continue;
+      if (inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
+      // An mbarrier object lives in shared memory (the ISA leaves any other generic address
+      // undefined): an untraced generic address is taken as a shared one, its low word the offset.
+      const region = inst.op === 'mbarrier' || inst.op === 'mbarrier_wait' ? { kind: 'shared' } as const : regionOf(inst.space, inst.address);
       const access = accessOf(inst);
       if (region.kind === 'slot') push(slotAccess, region.slot, access);
       else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const' || region.kind === 'module-global') windowAccess[region.kind].push(access);

@@ -7,7 +7,13 @@
  *  - `barrier` (bar/barrier .sync/.arrive/.red): always a `workgroupBarrier()`;
  *  - warp operations (shfl, vote, activemask, match, redux, bar.warp.sync) when the kernel's
  *    warp path is `emulated`: they exchange through workgroup memory between barriers. On the
- *    `subgroups` path they stay where they are (subgroup built-ins).
+ *    `subgroups` path they stay where they are (subgroup built-ins);
+ *  - `mbarrier_wait` (test_wait/try_wait): PTX waits by spinning on it, for arrivals of other
+ *    threads. WebGPU does not promise that invocations of a workgroup make independent
+ *    progress (lavapipe runs a subgroup until it meets a barrier), so a spinning thread could
+ *    keep the threads it waits for from ever running: each test is a collective, and a kernel
+ *    that spins on one runs in the step loop (converge-steps.ts), where every thread advances
+ *    between two tests of the spinning ones.
  */
 import type { CompileOptions } from '../src/compile-types.js';
 import type { Inst } from '../src/ir/inst.js';
@@ -15,7 +21,7 @@ import type { PassContext } from './pass.js';
 import { isWarpOp } from './warp-path.js';
 
 export function isCollective(inst: Inst, cx: Pick<PassContext, 'options'>): boolean {
-  if (inst.op === 'barrier') return true;
+  if (inst.op === 'barrier' || inst.op === 'mbarrier_wait') return true;
   return isWarpOp(inst.op) && warpEmulated(cx.options);
 }
 

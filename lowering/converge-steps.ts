@@ -24,6 +24,11 @@
  *   and resets it by that count, and the waiting threads of a completed barrier go on. So a
  *   producer's `bar.arrive` and its consumers' `bar.sync` may fall in different steps, and
  *   warps waiting at one barrier do not hold up the others.
+ *   mbarrier waits (test_wait/try_wait) are sites too, so a thread spinning on one tests once
+ *   per step while every other thread advances: their test runs in the step's collective
+ *   part, and a try_wait that finds its phase incomplete waits (site | WAIT) and tests again
+ *   after every step's barrier (mbarrierWait below). Kernels with them count, and a step in
+ *   which every running thread waits, nothing completes and no mbarrier changed ends the loop.
  *   Values crossing blocks are function variables (as for every block the emitter sees), and
  *   a collective's result reaches only the threads that were waiting at it.
  */
@@ -40,11 +45,16 @@ const EXIT = 0xffffffff;
 /** Added to a site's state while its thread waits at a counted `bar.sync` (block ids are small). */
 const WAIT = 0x40000000;
 
-/** Whether the kernel needs exact arrival counting (a barrier with a thread count, or bar.arrive). */
+/**
+ * Whether the kernel needs exact arrival counting (a barrier with a thread count, or
+ * bar.arrive), or the waiting states of counting for mbarrier waits: a try_wait parks its
+ * thread until the phase completes, and a step in which every running thread waits, no
+ * barrier completes and no mbarrier changed ends the loop (those threads trap).
+ */
 export function needsCounting(fn: IrFunction): boolean {
   return fn.blocks.some((b) => b.insts.some((id) => {
     const x = fn.inst(id).inst;
-    return x.op === 'barrier' && x.kind !== 'red' && (x.count !== null || x.kind === 'arrive');
+    return (x.op === 'barrier' && x.kind !== 'red' && (x.count !== null || x.kind === 'arrive')) || x.op === 'mbarrier_wait';
   }));
 }
 
@@ -139,6 +149,10 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
     const here = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s) });
     collectives.push(here.stmt);
     const bar = data.inst;
+    if (bar.op === 'mbarrier_wait') {
+      mbarrierWait(fn, s, bar, here.value, { state: st, k32, collectives, releases, waitSites, tail, setState, valueBlock }, resultCopies.get(s) ?? []);
+      continue;
+    }
     if (counting && bar.op === 'barrier') {
       data.inst = { ...bar, active: here.value, counted: 'arrive' };
       collectives.push({ kind: 'code', block: s });
@@ -178,7 +192,9 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
     end = [off.stmt, waiting.stmt, live.stmt, ...releases, any.stmt, { kind: 'if', cond: any.value, then: [], else: [{ kind: 'break' }] }];
     for (const s of waitSites) {
       const stuck = valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: st, b: k32(s + WAIT) });
-      after.push(stuck.stmt, { kind: 'if', cond: stuck.value, then: [{ kind: 'trap', at: fn.inst(fn.block(s).insts[0] as never).span.start }], else: [] });
+      const site = fn.inst(fn.block(s).insts[0] as never);
+      const reason = site.inst.op === 'mbarrier_wait' ? STUCK_TRY_WAIT : undefined;
+      after.push(stuck.stmt, { kind: 'if', cond: stuck.value, then: [{ kind: 'trap', at: site.span.start, ...(reason ? { reason } : {}) }], else: [] });
     }
   } else {
     const any = valueBlock({ op: 'barrier', type: T.pred, kind: 'red', id: null, count: null, aligned: true, reduce: 'or', pred: running.value, active: null });
@@ -186,4 +202,42 @@ export function barrierSteps(fn: IrFunction, cx: PassContext): Stmt[] {
   }
   const step: Stmt = { kind: 'loop', body: [dispatch, ...collectives, running.stmt, ...end] };
   return [setState(fn.entry), step, ...after];
+}
+
+const STUCK_TRY_WAIT = 'the mbarrier phase this try_wait waits for can never complete (every running thread of the block was waiting, and no mbarrier changed)';
+
+interface StepParts {
+  /** The thread's state variable, and i32 constants. */
+  readonly state: ValueId;
+  readonly k32: (n: number) => ValueId;
+  readonly collectives: Stmt[];
+  readonly releases: Stmt[];
+  readonly waitSites: BlockId[];
+  readonly tail: (b: BlockId) => Stmt[];
+  readonly setState: (n: number) => Stmt;
+  readonly valueBlock: (inst: Inst) => { stmt: Stmt; value: ValueId };
+}
+
+/**
+ * An mbarrier test_wait/try_wait site: its threads test in the step's collective part (after
+ * the previous step's barrier, so every update of earlier steps is visible) and go on with the
+ * result. A try_wait that finds the phase incomplete parks instead (site | WAIT) and tests
+ * again after each step's barrier until the phase completes: a try_wait may suspend its thread
+ * until then (ISA), and parked threads count as waiting for the end-of-loop rule.
+ */
+function mbarrierWait(fn: IrFunction, s: BlockId, wait: Extract<Inst, { op: 'mbarrier_wait' }>, here: ValueId, parts: StepParts, copies: readonly { from: ValueId; to: ValueId }[]): void {
+  const data = fn.inst(fn.block(s).insts[0] as never);
+  data.inst = { ...wait, active: here, sync: false };
+  parts.collectives.push({ kind: 'code', block: s });
+  const result = data.results[0] as ValueId;
+  const give = (v: ValueId): Stmt[] => copies.map((p) => ({ kind: 'copy', targets: [p.to], sources: [v] }));
+  if (!wait.blocking) {
+    parts.collectives.push({ kind: 'if', cond: here, then: [...give(result), ...parts.tail(s)], else: [] });
+    return;
+  }
+  parts.collectives.push({ kind: 'if', cond: here, then: [{ kind: 'if', cond: result, then: [...give(result), ...parts.tail(s)], else: [parts.setState(s + WAIT)] }], else: [] });
+  parts.waitSites.push(s);
+  const parked = parts.valueBlock({ op: 'icmp', cond: 'eq', type: T.pred, a: parts.state, b: parts.k32(s + WAIT) });
+  const again = parts.valueBlock({ ...wait, active: parked.value, sync: false });
+  parts.releases.push(parked.stmt, { kind: 'if', cond: parked.value, then: [again.stmt, { kind: 'if', cond: again.value, then: [...give(again.value), ...parts.tail(s)], else: [] }], else: [] });
 }

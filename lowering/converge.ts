@@ -638,7 +638,8 @@ export const converge: Pass = {
       const grown = [...w.found].some((v) => v >= 0 && !nonUniform.has(v)) || (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
       if (!grown) {
         if (!w.changed) return;
-        // Counted barriers wait for arrivals from other steps: only the step loop has steps.
+        // Counted barriers wait for arrivals from other steps, and mbarrier waits for updates
+        // other threads make: only the step loop lets every thread advance while some wait.
         if (w.inexact || needsCounting(fn)) { fn.structured = { body: barrierSteps(fn, cx), usesExitFlag: false, usesStateMachine: false, entryState: fn.entry }; return; }
         break;
       }

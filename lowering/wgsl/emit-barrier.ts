@@ -32,6 +32,7 @@ import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
 import type { InstContext } from './expr-context.js';
+import { countsMbarrierEvents, MBAR_EVENTS } from './emit-mbarrier.js';
 
 const COUNTER = 'ptx_bar_count';
 const RESULT = 'ptx_bar_total';
@@ -96,6 +97,8 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
     cx.line(`if (ptx_tid_linear == 0u) {`);
     cx.line(`  let live = atomicExchange(&${COUNTER}, 0u);`);
     cx.line(`  let waiting = atomicExchange(&${WAITING}, 0u);`);
+    // A thread parked at an mbarrier try_wait waits for updates, not for a barrier.
+    const quiet = countsMbarrierEvents(cx.fn) ? ` & (atomicExchange(&${MBAR_EVENTS}, 0u) == 0u)` : '';
     cx.line(`  var done = 0u;`);
     cx.line(`  for (var b = 0u; b < 16u; b++) {`);
     cx.line(`    let need = atomicLoad(&${NEED}[b]);`);
@@ -104,7 +107,7 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
     cx.line(`    if ((need != 0u) & (atomicLoad(&${ARRIVED}[b]) >= want)) { atomicSub(&${ARRIVED}[b], want); atomicStore(&${NEED}[b], 0u); done |= 1u << b;${red} }`);
     cx.line(`  }`);
     cx.line(`  ${DONE} = done;`);
-    cx.line(`  ${RESULT} = select(live, 0u, (done == 0u) & (waiting == live));`);
+    cx.line(`  ${RESULT} = select(live, 0u, (done == 0u) & (waiting == live)${quiet});`);
     cx.line(`}`);
     const total = cx.temp('bar_total');
     cx.line(`let ${total} = workgroupUniformLoad(&${RESULT});`);

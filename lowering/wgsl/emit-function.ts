@@ -135,7 +135,12 @@ export class FunctionEmitter implements InstContext {
       case 'break': this.line('break;'); break;
       case 'continue': this.line('continue;'); break;
       case 'return': this.line('return;'); break;
-      case 'trap': this.line(`ptx_trap(${s.at}u);`); if (!s.continues) this.line('return;'); this.traps = true; break;
+      case 'trap':
+        this.line(`ptx_trap(${s.at}u);`);
+        if (!s.continues) this.line('return;');
+        this.traps = true;
+        if (s.reason) this.trapReasons.set(s.at, s.reason);
+        break;
       case 'set-exit': this.line(`ptx_exit = ${s.target}u;`); break;
       case 'if-exit': this.nested(`if (ptx_exit == ${s.target}u) {`, s.body, []); break;
       case 'set-state': this.line(`ptx_state = ${s.block}u;`); break;

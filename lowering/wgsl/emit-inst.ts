@@ -12,6 +12,7 @@ import { emitLoad, emitStore, regionPlace, type Place } from './emit-memory.js';
 import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
+import { emitMbarrier, emitMbarrierWait } from './emit-mbarrier.js';
 
 type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
@@ -49,6 +50,8 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   load: (cx, i) => { const p = place(cx, i); return p ? emitLoad(cx, p, i) : '0u'; },
   store: (cx, i) => { const p = place(cx, i); if (p) emitStore(cx, p, i); return undefined; },
   atomic: (cx, i) => { const p = place(cx, i); return p ? emitAtomic(cx, p, i) : '0u'; },
+  mbarrier: emitMbarrier,
+  mbarrier_wait: emitMbarrierWait,
   barrier: emitBarrier,
   fence: emitFence,
   trap_if: (cx, i) => { cx.line(`if (${cx.ref(i.cond)}) { ptx_trap(${i.at}u); }`); cx.traps = true; cx.trapReasons.set(i.at, i.reason); return undefined; },

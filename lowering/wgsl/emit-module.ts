@@ -15,6 +15,7 @@ import { linkLibrary } from './library.js';
 import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
+import { mbarrierDeclarations } from './emit-mbarrier.js';
 import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
@@ -113,7 +114,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const shared = sharedDeclaration(memory);
   if (shared) decls.push(shared);
   decls.push(...warpDecls.decls);
-  decls.push(...barrierDeclarations(fn));
+  decls.push(...barrierDeclarations(fn), ...mbarrierDeclarations(fn));
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));

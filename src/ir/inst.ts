@@ -174,6 +174,42 @@ export interface BarrierInst extends Base {
    */
   readonly counted?: 'arrive' | 'step' | 'done' | 'total';
 }
+/**
+ * An mbarrier object (PTX ISA "mbarrier"): 64 bits of shared memory at `address` holding the
+ * current phase, the pending and expected arrival counts and the tx-count (its two words are
+ * laid out by lowering/wgsl/emit-mbarrier.ts; PTX treats the contents as opaque).
+ *  - `init`: phase 0, pending = expected = `count`, tx-count 0. `inval`: clears the words.
+ *  - `update`: one atomic step: the expected count decreases by `drop` (arrive_drop), the
+ *    tx-count increases by `expectTx` and decreases by `completeTx`, and the pending count
+ *    decreases by `arrive` (null operands are 0); when the pending count and the tx-count are
+ *    then both zero the phase completes (the phase flips, pending = expected, tx-count 0).
+ *    The i64 result is the state token: the pending count before the update in bits 0-19 and
+ *    the phase parity before it in bit 31 of the low word (MBARRIER_TOKEN), high word 0.
+ */
+export interface MbarrierInst extends Base {
+  readonly op: 'mbarrier'; readonly kind: 'init' | 'inval' | 'update';
+  readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly count: ValueId | null; readonly drop: ValueId | null; readonly arrive: ValueId | null;
+  readonly expectTx: ValueId | null; readonly completeTx: ValueId | null;
+}
+/** Fields of an mbarrier state token's low word (MbarrierInst). */
+export const MBARRIER_TOKEN = { pendingMask: 0xfffff, phaseBit: 31 } as const;
+/**
+ * `mbarrier.test_wait` / `mbarrier.try_wait` (pred result): whether the phase that `phase`
+ * names has completed: a state token (i64, `parity` false) or a phase parity (i32, `parity`
+ * true). The ISA allows asking only about the current phase and the one before it, so the
+ * answer is "the object's phase parity differs from the named one".
+ * A collective (lowering/collective.ts): a thread spinning on it must not keep the threads
+ * that would complete the phase from running. Reached in uniform control flow it tests after
+ * a `workgroupBarrier()` (`sync`); in the step loop (lowering/converge-steps.ts) it tests
+ * without one (`sync` false), a `blocking` try_wait parks the thread until the phase
+ * completes, and `active` marks the threads at it.
+ */
+export interface MbarrierWaitInst extends Base {
+  readonly op: 'mbarrier_wait'; readonly blocking: boolean; readonly parity: boolean;
+  readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly phase: ValueId; readonly sync: boolean; readonly active: ValueId | null;
+}
 export interface FenceInst extends Base { readonly op: 'fence'; readonly scope: MemoryScope }
 /**
  * Records a trap (R004 at launch, at source offset `at`) when `cond` holds, without ending the
@@ -226,7 +262,7 @@ export type Inst =
   | IntBinaryInst | IntUnaryInst | IntBitsInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
   | FloatBinaryInst | FmaInst | FloatUnaryInst | FloatCompareInst | ConvertInst
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
-  | LoadInst | StoreInst | AtomicInst | BarrierInst | FenceInst | TrapIfInst
+  | LoadInst | StoreInst | AtomicInst | MbarrierInst | MbarrierWaitInst | BarrierInst | FenceInst | TrapIfInst
   | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst;
 
 export type Op = Inst['op'];
@@ -242,6 +278,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   fbinary: ['a', 'b'], fma: ['a', 'b', 'c'], funary: ['value'], fcmp: ['a', 'b'], convert: ['value'],
   select: ['cond', 'a', 'b'], special: [], kernel_param: ['dynamic'], address_of: [], cvta: ['value'],
   load: ['address'], store: ['address', 'value'], atomic: ['address', 'value', 'compare'],
+  mbarrier: ['address', 'count', 'drop', 'arrive', 'expectTx', 'completeTx'], mbarrier_wait: ['address', 'phase', 'active'],
   barrier: ['id', 'count', 'pred', 'active'], fence: [], trap_if: ['cond'],
   shfl: ['value', 'lane', 'clamp', 'mask', 'active'], vote: ['pred', 'mask', 'active'], activemask: ['active'],
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
@@ -254,7 +291,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   ibinary: false, iunary: false, ibits: false, mul_wide: false, icmp: false, extend: false, truncate: false,
   fbinary: false, fma: false, funary: false, fcmp: false, convert: false,
   select: false, special: false, kernel_param: false, address_of: false, cvta: false,
-  load: false, store: true, atomic: true, barrier: true, fence: true, trap_if: true,
+  load: false, store: true, atomic: true, mbarrier: true, mbarrier_wait: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
 };
 

@@ -19,7 +19,8 @@ export type Stmt =
   | { readonly kind: 'return'; readonly values: readonly ValueId[] }
   /** `at`: byte offset of the `trap` in the PTX source, recorded for the runtime's error. */
   /** `continues`: record the trap and go on as an inactive thread (convergence keeps it for barriers). */
-  | { readonly kind: 'trap'; readonly at: number; readonly continues?: boolean }
+  /** `reason`: completes the runtime's error message (a trap the compiler made, not a PTX `trap`). */
+  | { readonly kind: 'trap'; readonly at: number; readonly continues?: boolean; readonly reason?: string }
   /** Multi-level exits: `exit_pending = target`. 0 means none pending. */
   | { readonly kind: 'set-exit'; readonly target: number }
   /** `if (exit_pending == target) { body }` (target 0: `if (exit_pending == 0)`). */

@@ -22,7 +22,7 @@ export function verifyFunction(fn: IrFunction, options: VerifyOptions = {}): str
     for (const id of block.insts) {
       const { inst } = fn.inst(id);
       for (const x of operandsOf(inst)) if (!exists(x)) problems.push(`block${b}: ${inst.op} uses missing value v${x}`);
-      if (options.regionsAssigned && (inst.op === 'load' || inst.op === 'store' || inst.op === 'atomic') && inst.region === null) {
+      if (options.regionsAssigned && (inst.op === 'load' || inst.op === 'store' || inst.op === 'atomic' || inst.op === 'mbarrier' || inst.op === 'mbarrier_wait') && inst.region === null) {
         problems.push(`block${b}: ${inst.op} has no memory region after address-space lowering`);
       }
     }

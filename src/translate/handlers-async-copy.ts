@@ -13,8 +13,8 @@
  *    bytes and zero-fills the rest; `ignore-src` (a predicate) zero-fills everything when true.
  *    The source is read in full even where it is zero-filled (WebGPU's bounds rules make a read
  *    outside a buffer harmless), then masked. Cache hints and prefetch sizes mean nothing here.
- * Other `cp.*` rows (bulk and tensor copies, `cp.async.mbarrier.arrive`, `cp.reduce`) and other
- * state spaces are L001, naming the instruction as written; a bad cp-size is L002.
+ * Bulk copies and `cp.async.mbarrier.arrive` are handlers-bulk-copy.ts's. `cp.reduce.async.bulk*`
+ * and other state spaces are L001, naming the instruction as written; a bad cp-size is L002.
  */
 import type * as Ast from '../ptx/ast.js';
 import type { ValueId } from '../ir/entities.js';
@@ -22,6 +22,7 @@ import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { notSupported, operand, unsupported } from './handler.js';
+import { BULK_COPY_HANDLERS } from './handlers-bulk-copy.js';
 
 /** The optional operands after cp-size: [src-size or ignore-src, cache-policy]. */
 function optionalOperands(cx: BuildContext, inst: Ast.Instruction): { srcSize?: Ast.Operand; ignoreSrc?: Ast.Operand } {
@@ -87,11 +88,12 @@ const BY_MODE: Readonly<Record<string, Handler>> = {
   'async.commit_group': done,
   'async.wait_group': done,
   'async.wait_all': done,
+  ...BULK_COPY_HANDLERS,
 };
 
 /** Every `cp.*` row of the opcode table (its fixed words are the instruction's `mode`). */
 export const cp: Handler = (cx, inst) => {
   const h = BY_MODE[inst.modifiers.mode ?? ''];
   if (h) h(cx, inst);
-  else notSupported(cx, inst, 'of the asynchronous copies, only the non-bulk `cp.async` family is');
+  else notSupported(cx, inst, 'of the asynchronous copies, the `cp.async` and non-tensor `cp.async.bulk` families are');
 };

@@ -5,6 +5,7 @@
 import type { Handler } from './handler.js';
 import { cp } from './handlers-async-copy.js';
 import { MATRIX_HANDLERS } from './handlers-matrix.js';
+import { mbarrier } from './handlers-mbarrier.js';
 import { mma } from './handlers-mma.js';
 import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
@@ -40,6 +41,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   ...MISC_HANDLERS,
   ...VIDEO_HANDLERS,
   cp,
+  mbarrier,
   ...MATRIX_HANDLERS,
   mma,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),

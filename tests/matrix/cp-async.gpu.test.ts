@@ -67,8 +67,8 @@ describe('cp.async diagnostics', () => {
     return '';
   };
   it('names unsupported cp forms as written (L001), and a bad cp-size (L002)', () => {
-    expect(error('cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];'))
-      .toMatch(/L001\]: instruction `cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes` is not supported yet/);
+    expect(error('cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], %r2;'))
+      .toMatch(/L001\]: instruction `cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.add\.u32` is not supported yet \(of the asynchronous copies, the `cp\.async` and non-tensor `cp\.async\.bulk` families are\)/);
     expect(error('cp.async.ca.shared::cluster.global [%r1], [%rd1], 4;'))
       .toMatch(/L001\]: instruction `cp\.async\.ca\.shared::cluster\.global` is not supported yet \(cp\.async copies from `\.global` to `\.shared\{::cta\}` only\)/);
     expect(error('cp.async.cg.shared.global [%r1], [%rd1], 8;')).toMatch(/L002.*`cp\.async\.cg\.shared\.global` has cp-size 16 only/);
