@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approxAgrees, isApproximate } from '../../src/conformance/approx.js';
 import { formSlots, outputBits } from '../../src/conformance/batch.js';
-import { readBatch, readIndex } from '../../src/conformance/node-data.js';
+import { readConformance } from '../../src/conformance/node-data.js';
+import type { ConformanceData } from '../../src/conformance/data.js';
 import { emitBatch, loadNative } from '../conformance/harness.js';
 import { INT_BATCHES, casesOf as intCases } from '../conformance/int-cases.forms.js';
 import { FLOAT_BATCHES, casesOf as floatCases } from '../conformance/float-cases.forms.js';
@@ -14,22 +15,28 @@ import { ensureDist, ROOT } from '../helpers/built-dist.js';
 
 const DATA = pathToFileURL(join(ROOT, 'dist/conformance/'));
 
-beforeAll(() => ensureDist(), 300_000);
+let data: ConformanceData;
+beforeAll(async () => {
+  ensureDist();
+  const read = await readConformance(DATA);
+  if (!read) throw new Error('dist/conformance/ is missing');
+  data = read;
+}, 300_000);
 
 describe('shipped conformance data', () => {
   it('holds every recorded batch', () => {
-    const index = readIndex(DATA);
-    expect(index?.skipped).toEqual([]);
-    expect(index?.batches).toEqual(expect.arrayContaining(['int-arith32', 'int-carry', 'float-f32-arith', 'float-cvt', 'f64-arith', 'video-simd']));
-    expect(index?.cases).toBeGreaterThanOrEqual(64);
+    const index = data.index;
+    expect(index.skipped).toEqual([]);
+    expect(index.batches).toEqual(expect.arrayContaining(['int-arith32', 'int-carry', 'float-f32-arith', 'float-cvt', 'f64-arith', 'video-simd']));
+    expect(index.cases).toBeGreaterThanOrEqual(64);
   });
 
   const batches = [
     { batch: INT_BATCHES.find((b) => b.name === 'int-carry'), cases: intCases },
     { batch: FLOAT_BATCHES.find((b) => b.name === 'float-satfinite'), cases: floatCases },
   ] as const;
-  it.each(batches.map((b) => [b.batch?.name ?? '?', b] as const))('%s: the harness kernel, inputs and recording, cut to the first cases', (name, { batch, cases }) => {
-    const shipped = readBatch(name, DATA);
+  it.each(batches.map((b) => [b.batch?.name ?? '?', b] as const))('%s: the harness kernel, inputs and recording, cut to the first cases', async (name, { batch, cases }) => {
+    const shipped = await data.batch(name);
     const all = cases(batch as never);
     const keep = shipped.manifest.keep;
     const emitted = emitBatch({ name, keep, cases: () => all });
