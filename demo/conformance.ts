@@ -14,7 +14,7 @@ import {
 /** Every family runs on the device's own path and on the emulation (once, when that is the same kernel). */
 const WARP_PATHS: readonly WarpPathRequest[] = ['auto', 'emulated'];
 /** Checked when the tab opens: the quick suites (video kernels take minutes to compile on a CPU device). */
-const DEFAULT_SUITES: readonly string[] = ['int', 'float'];
+const DEFAULT_SUITES: readonly string[] = ['int', 'float', 'warp'];
 
 type Status = 'loading' | 'idle' | 'running' | 'done' | 'error';
 

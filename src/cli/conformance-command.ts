@@ -16,18 +16,19 @@ import { progressBar } from './progress.js';
 /** Reads the data from another folder laid out as dist/conformance/ (tests use a doctored copy). */
 const DATA_ENV = 'PTXW_CONFORMANCE_DIR';
 
-const WARP_PATHS: readonly WarpPathRequest[] = ['auto', 'subgroups', 'emulated'];
+const WARP_PATHS: readonly WarpPathRequest[] = ['auto', 'emulated'];
 
 export const conformanceCommand: Command = {
   name: 'conformance',
   help: `usage: ptx-wgsl conformance [--only PREFIX ...] [--warp PATH ...] [--json]
 
 Runs the instruction-level conformance suites (integer, f32/f16/bf16, f64 and video
-instructions: the batches of the repository's tests/conformance/*.forms.ts) on the default
-adapter. Each family is one kernel running hundreds of single-instruction forms, each over the
-first cases of its inputs (edge values first, then seeded random ones); every output is compared
-bit for bit with what an NVIDIA GPU computed for the same kernel and inputs (recorded with
-CUDA). Approximate instructions (.approx, div.full), whose bits the ISA leaves to the
+instructions: the batches of the repository's tests/conformance/*.forms.ts; and the warp
+kernels of tests/warps/) on the default adapter. Each instruction family is one kernel running
+hundreds of single-instruction forms, each over the first cases of its inputs (edge values
+first, then seeded random ones); the warp family is a set of kernels (shfl, vote, match, redux,
+elect, activemask, bar.warp.sync). Every output is compared bit for bit with what an NVIDIA GPU
+computed for the same kernel and inputs (recorded with CUDA). Approximate instructions (.approx, div.full), whose bits the ISA leaves to the
 implementation, are compared within a loose bound instead (src/conformance/approx.ts; the suites
 check each function's own ISA bound). Prints one row per family as it finishes (a progress bar
 on stderr when it is a terminal), then the first differing case of each failing form. Exit 1 if
@@ -36,9 +37,10 @@ any output differs.
   --only PREFIX         run only the families whose name starts with PREFIX (repeatable, or
                         comma-separated: --only int,video-simd)
   --warp PATH           the warp path to run each family on: auto (default: what this device
-                        gives warp instructions: native 32-lane subgroups or the emulation),
-                        subgroups or emulated; repeatable or comma-separated. A family whose
-                        kernel has no warp instructions runs once: every path gives it the same WGSL.
+                        gives warp instructions: native subgroups where they are 32 lanes in
+                        thread order, else the emulation) or emulated (workgroup memory);
+                        repeatable or comma-separated. A family whose kernels have no warp
+                        instructions, or where auto took the emulation too, runs once.
 ${COMMON_HELP}
 
 The data is the package's dist/conformance/ (PTXW_CONFORMANCE_DIR=DIR reads another copy).
@@ -87,7 +89,7 @@ ${EXIT_HELP}`,
 };
 
 function header(): string {
-  return `${'family'.padEnd(22)}${'warp'.padEnd(10)}${'forms'.padStart(6)}${'cases'.padStart(8)}  failed forms  failed cases`;
+  return `${'family'.padEnd(22)}${'warp'.padEnd(16)}${'forms'.padStart(6)}${'cases'.padStart(8)}  failed forms  failed cases`;
 }
 
 /** A row per path that ran (a path whose run another stands for adds none). */
@@ -95,7 +97,7 @@ function rows(f: FamilyResult): string {
   return f.paths.filter((p) => !p.same).map(({ warpPath, result: r }) => {
     const status = r.error ? 'error' : passed(r) ? 'pass' : 'FAIL';
     const warp = r.warpPath === 'none' ? 'any' : `${warpPath}:${r.warpPath}`;
-    return `${r.name.padEnd(22)}${warp.padEnd(10)}${String(r.forms).padStart(6)}${String(r.cases).padStart(8)}${String(r.failedForms).padStart(14)}${String(r.failedCases).padStart(14)}  ${status}\n`;
+    return `${r.name.padEnd(22)}${warp.padEnd(16)}${String(r.forms).padStart(6)}${String(r.cases).padStart(8)}${String(r.failedForms).padStart(14)}${String(r.failedCases).padStart(14)}  ${status}\n`;
   }).join('');
 }
 

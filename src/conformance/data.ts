@@ -4,7 +4,7 @@
  * (node-data.ts reads them from disk, a browser fetches them), and gunzipping is
  * DecompressionStream's, which Node, Deno and browsers all have.
  */
-import { parseBatch, type ConformanceBatch } from './batch.js';
+import { parseBatch, type AnyBatch, type KernelBatch } from './batch.js';
 
 export interface ConformanceIndex {
   /** Cases kept per form. */
@@ -19,7 +19,7 @@ export type ReadConformanceFile = (name: string) => Promise<Uint8Array>;
 
 export interface ConformanceData {
   readonly index: ConformanceIndex;
-  batch(name: string): Promise<ConformanceBatch>;
+  batch(name: string): Promise<AnyBatch>;
 }
 
 /** The data behind `read`: its index now, each batch when asked for. */
@@ -29,8 +29,12 @@ export async function loadConformance(read: ReadConformanceFile): Promise<Confor
     index,
     async batch(name) {
       if (!index.batches.includes(name)) throw new Error(`no conformance batch '${name}' (batches: ${index.batches.join(', ')})`);
-      const [json, inputs, native] = await Promise.all(['.json.gz', '.in.bin.gz', '.out.bin.gz'].map(async (suffix) => gunzip(await read(`${name}${suffix}`))));
-      return parseBatch(new TextDecoder().decode(json), inputs as Uint8Array, native as Uint8Array);
+      const file = async (suffix: string): Promise<Uint8Array> => gunzip(await read(`${name}${suffix}`));
+      const json = JSON.parse(new TextDecoder().decode(await file('.json.gz'))) as KernelBatch | Parameters<typeof parseBatch>[0];
+      // A kernel batch is one JSON file; a form batch has its slots in two binary ones.
+      if ('kind' in json) return json;
+      const [inputs, native] = await Promise.all([file('.in.bin.gz'), file('.out.bin.gz')]);
+      return parseBatch(json, inputs, native);
     },
   };
 }

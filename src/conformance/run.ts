@@ -5,7 +5,8 @@
 import type { Context, KernelFunction } from '../api.js';
 import { PtxError } from '../diagnostics/ptx-error.js';
 import { approxAgrees, isApproximate } from './approx.js';
-import { formSlots, outputBits, type ConformanceBatch } from './batch.js';
+import { formSlots, isKernelBatch, outputBits, type AnyBatch, type ConformanceBatch } from './batch.js';
+import { runKernelBatch } from './run-kernels.js';
 
 export interface FormFailure {
   readonly form: string;
@@ -17,8 +18,11 @@ export interface FormFailure {
   readonly first: { readonly index: number; readonly inputs: readonly string[]; readonly got: readonly string[]; readonly native: readonly string[] };
 }
 
-/** The warp path asked for: `auto` is the device's own choice (ModuleOptions.warpPath). */
-export type WarpPathRequest = 'auto' | 'subgroups' | 'emulated';
+/**
+ * The warp path asked for (ModuleOptions.warpPath): `auto` is the device's own choice (native
+ * subgroups where they are 32 lanes in thread order), `emulated` the workgroup-memory emulation.
+ */
+export type WarpPathRequest = 'auto' | 'emulated';
 
 export interface BatchResult {
   readonly name: string;
@@ -39,22 +43,34 @@ const POISON = 0xdeadbeefdeadbeefn;
 const BLOCK = 128;
 
 /** Runs one batch and compares it with its recording. Device errors propagate; a kernel the compiler rejects is a failed batch. */
-export async function runBatch(batch: ConformanceBatch, ctx: Context, warpPath: WarpPathRequest = 'auto'): Promise<BatchResult> {
-  const { manifest } = batch;
-  const cases = formSlots(manifest.forms, manifest.keep).reduce((n, s) => n + s.cases, 0);
-  const approximateForms = manifest.forms.filter((f) => isApproximate(f.body)).length;
-  const base = { name: manifest.name, forms: manifest.forms.length, cases, approximateForms };
-  const output = new BigUint64Array(Math.max(manifest.outSlots, 1)).fill(POISON);
-  let path: BatchResult['warpPath'];
+export async function runBatch(batch: AnyBatch, ctx: Context, warpPath: WarpPathRequest = 'auto'): Promise<BatchResult> {
   try {
-    const fn = ctx.loadModule(batch.ptx, { fileName: `${manifest.name}.ptx`, warpPath }).getFunction('conformance');
-    path = await launch(ctx, fn, manifest.threads, batch.inputs.length > 0 ? batch.inputs : new BigUint64Array(1), output);
+    return isKernelBatch(batch) ? await runKernelBatch(batch, ctx, warpPath) : await runFormBatch(batch, ctx, warpPath);
   } catch (e) {
     if (!(e instanceof PtxError) || e.diagnostics.some((d) => d.code === 'R003')) throw e;
-    return { ...base, warpPath: 'none', failedForms: base.forms, failedCases: cases, failures: [], error: { message: e.message, codes: e.diagnostics.map((d) => d.code) } };
+    const base = summary(batch);
+    return { ...base, warpPath: 'none', failedForms: base.forms, failedCases: base.cases, failures: [], error: { message: e.message, codes: e.diagnostics.map((d) => d.code) } };
   }
+}
+
+/** A batch's size: forms (kernels, for a kernel batch) and cases (output words). */
+function summary(batch: AnyBatch): Pick<BatchResult, 'name' | 'forms' | 'cases' | 'approximateForms'> {
+  if (isKernelBatch(batch)) {
+    const cases = batch.cases.reduce((n, c) => n + c.native.reduce((m, o) => m + o.length, 0), 0);
+    return { name: batch.name, forms: batch.cases.length, cases, approximateForms: 0 };
+  }
+  const { manifest } = batch;
+  const cases = formSlots(manifest.forms, manifest.keep).reduce((n, s) => n + s.cases, 0);
+  return { name: manifest.name, forms: manifest.forms.length, cases, approximateForms: manifest.forms.filter((f) => isApproximate(f.body)).length };
+}
+
+async function runFormBatch(batch: ConformanceBatch, ctx: Context, warpPath: WarpPathRequest): Promise<BatchResult> {
+  const { manifest } = batch;
+  const output = new BigUint64Array(Math.max(manifest.outSlots, 1)).fill(POISON);
+  const fn = ctx.loadModule(batch.ptx, { fileName: `${manifest.name}.ptx`, warpPath }).getFunction('conformance');
+  const path = await launch(ctx, fn, manifest.threads, batch.inputs.length > 0 ? batch.inputs : new BigUint64Array(1), output);
   const failures = compare(batch, output);
-  return { ...base, warpPath: path, failedForms: failures.length, failedCases: failures.reduce((n, f) => n + f.failed, 0), failures };
+  return { ...summary(batch), warpPath: path, failedForms: failures.length, failedCases: failures.reduce((n, f) => n + f.failed, 0), failures };
 }
 
 /** One launch over `threads` threads reading `input` and writing `output` back; the warp path taken. */

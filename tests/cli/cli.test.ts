@@ -181,6 +181,29 @@ describe('ptx-wgsl conformance', () => {
     expect(text.stdout).toMatch(/int-lop3 .* FAIL/);
     expect(text.stdout).toMatch(/int-lop3: lop3\.b32 .* differs in 1\/32 cases; first: case 0/);
   });
+
+  it('runs the warp kernels on each warp path, and names the kernel and word that differ', () => {
+    const ok = json(cli(['conformance', '--only', 'warp', '--warp', 'auto,emulated', '--json'])) as { deviceWarpPath: string; families: { name: string; ok: boolean; paths: { warp: string; same: boolean; warpPath: string; forms: number; failedCases: number }[] }[] };
+    expect(ok.families.map((f) => f.name)).toEqual(['warp-collectives']);
+    const [auto, emulated] = ok.families[0]?.paths ?? [];
+    expect(auto).toMatchObject({ warp: 'auto', same: false, warpPath: ok.deviceWarpPath, forms: 14, failedCases: 0 });
+    // lavapipe's subgroups are not 32 lanes: auto took the emulation, which then runs once.
+    expect(emulated).toMatchObject({ warp: 'emulated', same: ok.deviceWarpPath === 'emulated', warpPath: 'emulated', failedCases: 0 });
+    // The recording doctored: warp_scan_up's word 5 is off by one.
+    const dir = join(tmp, 'doctored-warp');
+    mkdirSync(dir);
+    const batch = JSON.parse(gunzipSync(readFileSync(join(ROOT, 'dist/conformance/warp-collectives.json.gz'))).toString('utf8')) as { cases: { entry: string; native: number[][] }[] };
+    const scan = batch.cases.find((c) => c.entry === 'warp_scan_up');
+    const word = scan?.native[0]?.[5] ?? 0;
+    scan!.native[0]![5] = word + 1;
+    writeFileSync(join(dir, 'warp-collectives.json.gz'), gzipSync(JSON.stringify(batch)));
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ cases: 256, batches: ['warp-collectives'], skipped: [] }));
+    const r = cli(['conformance', '--json'], { PTXW_CONFORMANCE_DIR: dir });
+    expect(r.status).toBe(1);
+    const failures = (json(r) as { families: { paths: { failures: unknown[] }[] }[] }).families[0]?.paths[0]?.failures;
+    const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
+    expect(failures).toEqual([{ form: 'warp_shfl.ptx warp_scan_up', approximate: false, failed: 1, cases: 256, first: { index: 5, inputs: ['output 0', 'grid 2', 'block 128'], got: [hex(word)], native: [hex(word + 1)] } }]);
+  });
 });
 
 /**

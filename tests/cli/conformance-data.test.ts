@@ -12,6 +12,10 @@ import { emitBatch, loadNative } from '../conformance/harness.js';
 import { INT_BATCHES, casesOf as intCases } from '../conformance/int-cases.forms.js';
 import { FLOAT_BATCHES, casesOf as floatCases } from '../conformance/float-cases.forms.js';
 import { ensureDist, ROOT } from '../helpers/built-dist.js';
+import { isKernelBatch } from '../../src/conformance/batch.js';
+import { WARP_CASES, outputWords } from '../warps/cases.js';
+import { kernelSource, nativeCases } from '../warps/harness.js';
+import { POISON, warpInput } from '../warps/reference.js';
 
 const DATA = pathToFileURL(join(ROOT, 'dist/conformance/'));
 
@@ -37,6 +41,7 @@ describe('shipped conformance data', () => {
   ] as const;
   it.each(batches.map((b) => [b.batch?.name ?? '?', b] as const))('%s: the harness kernel, inputs and recording, cut to the first cases', async (name, { batch, cases }) => {
     const shipped = await data.batch(name);
+    if (isKernelBatch(shipped)) throw new Error(`${name} is a kernel batch`);
     const all = cases(batch as never);
     const keep = shipped.manifest.keep;
     const emitted = emitBatch({ name, keep, cases: () => all });
@@ -53,6 +58,24 @@ describe('shipped conformance data', () => {
         expect(got, form.body).toEqual(native![f]![m]!.slice(0, s.cases));
       });
     });
+  });
+});
+
+describe('shipped warp kernels', () => {
+  it('are the warp suite\'s kernels, inputs and NVIDIA recording (tests/warps/)', async () => {
+    const shipped = await data.batch('warp-collectives');
+    expect(isKernelBatch(shipped)).toBe(true);
+    if (!isKernelBatch(shipped)) return;
+    const native = nativeCases();
+    expect(native.length).toBe(WARP_CASES.length);
+    expect(shipped.poison).toBe(POISON);
+    expect(shipped.cases).toEqual(native.map((n) => ({ source: n.ptx, entry: n.kernel, grid: n.grid, block: n.block, input: n.input, native: n.outputs })));
+    for (const c of WARP_CASES) {
+      expect(shipped.sources[c.ptx]).toBe(kernelSource(c.ptx));
+      const rec = shipped.cases.find((k) => k.entry === c.kernel);
+      expect(rec?.input).toEqual([...warpInput(c.grid * c.block)]);
+      expect(rec?.native.map((o) => o.length)).toEqual(outputWords(c));
+    }
   });
 });
 

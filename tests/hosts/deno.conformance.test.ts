@@ -1,6 +1,6 @@
 // `ptx-wgsl conformance` under Deno's WebGPU (wgpu, no subgroups: warp instructions take the
-// emulated path): the built CLI (dist/src/cli/main.js) runs the integer and float families
-// in-process and compares every output with the NVIDIA recording. Checked here: every family of
+// emulated path): the built CLI (dist/src/cli/main.js) runs the integer, float and warp
+// families in-process and compares every output with the NVIDIA recording. Checked here: every family of
 // the shipped index ran with all its cases (counted from the shipped manifests) and none
 // differs, and a doctored recording is caught.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,28 +27,32 @@ async function conformance(args: string[], env: Record<string, string> = {}): Pr
   return runProcess(deno, ['run', '--allow-read', '--allow-env', '--no-prompt', cli, 'conformance', ...args, '--json'], TIMEOUT_MS - 60_000, env);
 }
 
-/** Cases a family runs: the first `keep` of each form, from the shipped manifest. */
+/** Cases a family runs: the first `keep` of each form, from the shipped manifest (for the warp kernels: their output words). */
 function shippedCases(name: string): number {
+  const json = JSON.parse(gunzipSync(readFileSync(join(DATA, `${name}.json.gz`))).toString('utf8')) as { cases?: { native: number[][] }[] };
+  if (json.cases) return json.cases.reduce((n, c) => n + c.native.reduce((m, o) => m + o.length, 0), 0);
   const { manifest } = JSON.parse(gunzipSync(readFileSync(join(DATA, `${name}.json.gz`))).toString('utf8')) as { manifest: { keep: number; forms: { count: number }[] } };
   return manifest.forms.reduce((n, f) => n + Math.min(manifest.keep, f.count), 0);
 }
 
 describe('conformance under Deno', () => {
-  it('passes every integer and float family on the emulated warp path', async () => {
-    const { code, output } = await conformance(['--only', 'int,float', '--warp', 'auto,emulated']);
+  it('passes every integer, float and warp family on the emulated warp path', async () => {
+    const { code, output } = await conformance(['--only', 'int,float,warp', '--warp', 'auto,emulated']);
     expect(code, output).toBe(0);
     const report = JSON.parse(output) as Report;
     expect(report).toMatchObject({ command: 'conformance', ok: true, deviceWarpPath: 'emulated' });
     const index = JSON.parse(readFileSync(join(DATA, 'index.json'), 'utf8')) as { batches: string[] };
-    const expected = index.batches.filter((n) => /^(int|float)-/.test(n));
-    expect(expected.length).toBeGreaterThanOrEqual(15);
+    const expected = index.batches.filter((n) => /^(int|float|warp)-/.test(n));
+    expect(expected.length).toBeGreaterThanOrEqual(16);
+    expect(expected).toContain('warp-collectives');
     expect(report.families.map((f) => f.name)).toEqual(expected);
     for (const f of report.families) {
       const [auto, emulated] = f.paths;
       expect(auto, f.name).toMatchObject({ warp: 'auto', same: false, cases: shippedCases(f.name), failedCases: 0, failures: [] });
       expect(auto?.error, f.name).toBeUndefined();
-      // These kernels have no warp instructions: one run stands for both paths.
-      expect(auto?.warpPath, f.name).toBe('none');
+      // Kernels without warp instructions, and the warp kernels, which auto gives the emulation
+      // here: one run stands for both paths.
+      expect(auto?.warpPath, f.name).toBe(f.suite === 'warp' ? 'emulated' : 'none');
       expect(emulated, f.name).toMatchObject({ warp: 'emulated', same: true });
     }
   }, TIMEOUT_MS);
