@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { readConformance } from '../conformance/node-data.js';
 import { deviceWarpPath, passed, runConformance, selectFamilies, type FamilyResult } from '../conformance/suite.js';
-import type { WarpPathRequest } from '../conformance/run.js';
+import type { WarpPathRequest } from '../conformance/result.js';
 import { createContext } from '../index.js';
 import { COMMON, COMMON_HELP, EXIT_HELP, list, type Command } from './command.js';
 import { EXIT, UsageError } from './exit.js';

@@ -9,5 +9,6 @@
  */
 export { loadConformance, fetchConformanceFiles, type ConformanceData, type ConformanceIndex, type ReadConformanceFile } from './data.js';
 export { runConformance, selectFamilies, passed, deviceWarpPath, type ConformanceOptions, type ConformanceStep, type FamilyResult, type PathResult } from './suite.js';
-export { runBatch, type BatchResult, type FormFailure, type WarpPathRequest } from './run.js';
+export { runBatch } from './run.js';
+export type { BatchResult, FormFailure, WarpPathRequest } from './result.js';
 export { suiteOf, isKernelBatch, type AnyBatch, type ConformanceBatch, type BatchManifest, type BatchForm, type KernelBatch, type KernelCase } from './batch.js';

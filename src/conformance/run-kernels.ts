@@ -5,7 +5,7 @@
  */
 import type { Context, DeviceBuffer } from '../api.js';
 import type { KernelBatch, KernelCase } from './batch.js';
-import type { BatchResult, FormFailure, WarpPathRequest } from './run.js';
+import type { BatchResult, FormFailure, WarpPathRequest } from './result.js';
 
 /** Runs every kernel; a PtxError (other than a device error) propagates for runBatch to report. */
 export async function runKernelBatch(batch: KernelBatch, ctx: Context, warpPath: WarpPathRequest): Promise<BatchResult> {

@@ -8,7 +8,8 @@
 import type { Context } from '../api.js';
 import { suiteOf } from './batch.js';
 import type { ConformanceData } from './data.js';
-import { runBatch, type BatchResult, type WarpPathRequest } from './run.js';
+import type { BatchResult, WarpPathRequest } from './result.js';
+import { runBatch } from './run.js';
 
 export interface PathResult {
   readonly warpPath: WarpPathRequest;
