@@ -28,9 +28,9 @@ kernels of tests/warps/) on the default adapter. Each instruction family is one 
 hundreds of single-instruction forms, each over the first cases of its inputs (edge values
 first, then seeded random ones); the warp family is a set of kernels (shfl, vote, match, redux,
 elect, activemask, bar.warp.sync). Every output is compared bit for bit with what an NVIDIA GPU
-computed for the same kernel and inputs (recorded with CUDA). Approximate instructions (.approx, div.full), whose bits the ISA leaves to the
-implementation, are compared within a loose bound instead (src/conformance/approx.ts; the suites
-check each function's own ISA bound). Prints one row per family as it finishes (a progress bar
+computed for the same kernel and inputs (recorded with CUDA). Approximate instructions
+(.approx, div.full), whose bits the ISA leaves to the implementation, are compared within a
+loose bound instead (src/conformance/approx.ts; the suites check each function's own ISA bound). Prints one row per family as it finishes (a progress bar
 on stderr when it is a terminal), then the first differing case of each failing form. Exit 1 if
 any output differs.
 
