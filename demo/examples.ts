@@ -12,12 +12,20 @@ import sgemmCu from './examples/sgemm.cu';
 import sgemmPtx from './examples/sgemm.ptx';
 import warpScanCu from './examples/warp_scan.cu';
 import warpScanPtx from './examples/warp_scan.ptx';
+import type { ArgFile } from './arg-file.js';
 
 export type Dtype = 'f32' | 'i32' | 'u32';
-export type Generator = 'linear' | 'fill' | 'random';
+export type Generator = 'linear' | 'fill' | 'random' | 'file';
 
-/** A pointer argument: `length` elements of `dtype` made by `gen` (linear: i * value; fill: value; random: [0, value)). */
-export interface BufferArg { readonly kind: 'buffer'; readonly dtype: Dtype; readonly length: number; readonly gen: Generator; readonly value: number; readonly shape?: readonly [number, number] }
+/**
+ * A pointer argument: `length` elements of `dtype` made by `gen` (linear: i * value; fill:
+ * value; random: [0, value); file: the elements of `file`, a .npy or raw file the user picked).
+ */
+export interface BufferArg {
+  readonly kind: 'buffer'; readonly dtype: Dtype; readonly length: number; readonly gen: Generator; readonly value: number;
+  readonly shape?: readonly [number, number];
+  readonly file?: ArgFile;
+}
 export interface ScalarArg { readonly kind: 'scalar'; readonly value: number }
 export type ArgSpec = BufferArg | ScalarArg;
 

@@ -1,10 +1,14 @@
 /**
  * The ptx-wgsl playground: PTX in an editor, the WGSL the compiler makes of it beside it with
  * each line linked to its PTX line (CompiledKernel.lineMap), and a Run button that launches the
- * kernel on this browser's WebGPU with generated inputs. Uses the package's public API only.
+ * kernel on this browser's WebGPU with generated inputs or files; and a Conformance tab
+ * (conformance.ts). Uses the package's public API (and the CLI's .npy reader).
  */
 import { compile, createContext, PtxError, requestKernelDevice, SourceFile, type CompiledKernel, type Context, type DeviceBuffer, type LaunchArg, type ParamLayout } from '../src/index.js';
 import { EXAMPLES, type ArgSpec, type BufferArg, type Dtype, type Example, type Generator } from './examples.js';
+import { argFileElements, readArgFile, type ArgFile } from './arg-file.js';
+import { initConformanceTab } from './conformance.js';
+import { heatMap, histogram } from './plots.js';
 
 const LINE = 18; // px, the editor's line height (style.css --line)
 const PAD = 4; // px, the editor's top padding
@@ -35,7 +39,7 @@ interface RunRecord {
   readonly entry: string;
   readonly grid: number[];
   readonly block: number[];
-  readonly args: ({ name: string; kind: 'scalar'; value: number } | { name: string; kind: 'buffer'; dtype: Dtype; before: number[]; after: number[] })[];
+  readonly args: ({ name: string; kind: 'scalar'; value: number } | { name: string; kind: 'buffer'; dtype: Dtype; file: string | null; before: number[]; after: number[] })[];
   readonly msPerLaunch: number;
   readonly warpPath: string;
   readonly fma: string;
@@ -302,9 +306,18 @@ function renderArgs(params: readonly ParamLayout[], specs: readonly ArgSpec[]): 
       return el;
     };
     if (spec.kind === 'buffer') {
+      const file = document.createElement('input');
+      file.type = 'file';
+      file.className = 'file';
+      file.accept = '.npy,.bin,.raw,application/octet-stream';
+      const note = document.createElement('span');
+      note.className = 'file-note muted';
       tr.append(cell(String(i)), cell(p.name), cell('pointer'), cell(select('dtype', ['f32', 'i32', 'u32'], spec.dtype)), cell(input('length', String(spec.length))),
-        cell(select('gen', ['linear', 'fill', 'random'], spec.gen)), cell(input('value', String(spec.value))));
+        cell(select('gen', ['linear', 'fill', 'random', 'file'], spec.gen)), cell(input('value', String(spec.value)), file, note));
       if (spec.shape) tr.dataset['shape'] = spec.shape.join('x');
+      file.addEventListener('change', () => void pickFile(tr, file.files?.[0]));
+      tr.querySelector('.gen')?.addEventListener('change', () => showGenerator(tr));
+      showGenerator(tr);
     } else {
       tr.append(cell(String(i)), cell(p.name), cell('scalar'), cell(p.type.replace(/^\./, '')), cell(''), cell(''), cell(input('value', String(spec.value))));
     }
@@ -312,25 +325,63 @@ function renderArgs(params: readonly ParamLayout[], specs: readonly ArgSpec[]): 
   }));
 }
 
+/** Files picked for buffer arguments, by their row. */
+const argFiles = new WeakMap<HTMLTableRowElement, ArgFile>();
+
+/** The file generator shows a file input instead of a value, and the file sets the length. */
+function showGenerator(tr: HTMLTableRowElement): void {
+  const fromFile = (tr.querySelector('.gen') as HTMLSelectElement).value === 'file';
+  (tr.querySelector('.value') as HTMLElement).hidden = fromFile;
+  (tr.querySelector('.file') as HTMLElement).hidden = !fromFile;
+  (tr.querySelector('.file-note') as HTMLElement).hidden = !fromFile;
+  (tr.querySelector('.length') as HTMLInputElement).disabled = fromFile && argFiles.has(tr);
+}
+
+async function pickFile(tr: HTMLTableRowElement, file: File | undefined): Promise<void> {
+  const note = tr.querySelector('.file-note') as HTMLElement;
+  argFiles.delete(tr);
+  note.classList.remove('bad');
+  if (file) {
+    try {
+      const f = await readArgFile(file);
+      argFiles.set(tr, f);
+      (tr.querySelector('.length') as HTMLInputElement).value = String(Math.floor(f.bytes.byteLength / 4));
+      note.textContent = `${f.name}: ${f.about}`;
+    } catch (e) {
+      note.textContent = `${file.name}: ${e instanceof Error ? e.message : String(e)}`;
+      note.classList.add('bad');
+    }
+  } else note.textContent = '';
+  showGenerator(tr);
+}
+
 function readArgs(): ArgSpec[] {
   return [...argsBody.rows].map((tr) => {
     const value = Number((tr.querySelector('.value') as HTMLInputElement).value);
     if (tr.dataset['kind'] !== 'buffer') return { kind: 'scalar', value };
-    const shape = tr.dataset['shape']?.split('x').map(Number) as [number, number] | undefined;
+    const gen = (tr.querySelector('.gen') as HTMLSelectElement).value as Generator;
+    const file = gen === 'file' ? argFiles.get(tr) : undefined;
+    const npyShape = file?.npy?.shape;
+    const shape = (npyShape?.length === 2 ? npyShape : file ? undefined : tr.dataset['shape']?.split('x').map(Number)) as [number, number] | undefined;
     const b: BufferArg = {
       kind: 'buffer',
       dtype: (tr.querySelector('.dtype') as HTMLSelectElement).value as Dtype,
       length: Math.max(1, Math.floor(Number((tr.querySelector('.length') as HTMLInputElement).value) || 1)),
-      gen: (tr.querySelector('.gen') as HTMLSelectElement).value as Generator,
+      gen,
       value,
       ...(shape ? { shape } : {}),
+      ...(file ? { file } : {}),
     };
     return b;
   });
 }
 
-/** A deterministic generator (xorshift32 seeded by the argument's index). */
+/** A deterministic generator (xorshift32 seeded by the argument's index), or the file's elements. */
 function generate(spec: BufferArg, index: number): Float32Array | Int32Array | Uint32Array {
+  if (spec.gen === 'file') {
+    if (!spec.file) throw new Error(`argument ${index}: choose a .npy or raw file`);
+    return argFileElements(spec.file, spec.dtype);
+  }
   const out = spec.dtype === 'f32' ? new Float32Array(spec.length) : spec.dtype === 'i32' ? new Int32Array(spec.length) : new Uint32Array(spec.length);
   const int = spec.dtype !== 'f32';
   let s = (0x9e3779b9 ^ (index + 1) * 0x85ebca6b) >>> 0 || 1;
@@ -420,7 +471,7 @@ async function run(): Promise<void> {
         const name = params[i]?.name ?? `arg${i}`;
         const h = host[i];
         const a = after[i];
-        return s.kind === 'buffer' && h && a ? { name, kind: 'buffer' as const, dtype: s.dtype, before: [...h], after: [...a] } : { name, kind: 'scalar' as const, value: s.kind === 'scalar' ? s.value : 0 };
+        return s.kind === 'buffer' && h && a ? { name, kind: 'buffer' as const, dtype: s.dtype, file: s.file?.name ?? null, before: [...h], after: [...a] } : { name, kind: 'scalar' as const, value: s.kind === 'scalar' ? s.value : 0 };
       }),
     };
     setState('done');
@@ -460,42 +511,19 @@ function renderOutputs(specs: readonly ArgSpec[], before: readonly (ArrayLike<nu
     div.className = `out${changed ? ' written' : ''}`;
     div.dataset['arg'] = String(i);
     const head = document.createElement('div');
-    head.innerHTML = `<span class="name"><b>${escapeHtml(params[i]?.name ?? `arg${i}`)}</b></span> ${s.dtype}[${s.length}]` +
+    head.innerHTML = `<span class="name"><b>${escapeHtml(params[i]?.name ?? `arg${i}`)}</b></span> ${s.dtype}[${a.length}]` +
       ` <span class="muted">${changed ? `${changed} elements written` : 'input (unchanged)'}</span>`;
     const vals = document.createElement('div');
     vals.className = 'vals';
     const n = Math.min(16, a.length);
     vals.textContent = Array.from({ length: n }, (_, j) => formatValue(a[j] as number, s.dtype)).join(', ') + (a.length > n ? ', ...' : '');
     div.append(head, vals);
-    if (changed && s.shape) div.append(heatMap(a, s.shape[0], s.shape[1]));
+    const format = (v: number): string => formatValue(v, 'f32');
+    if (changed && s.shape) div.append(heatMap(a, s.shape[0], s.shape[1], format));
+    else if (changed) div.append(histogram(a, format));
     return [div];
   });
   outputsEl.replaceChildren(...blocks);
-}
-
-/** A rows x cols array as a heat map (blue low, red high), at most 256 px a side. */
-function heatMap(a: ArrayLike<number>, rows: number, cols: number): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = cols;
-  canvas.height = rows;
-  const scale = Math.max(1, Math.floor(256 / Math.max(rows, cols)));
-  canvas.style.width = `${cols * scale}px`;
-  canvas.style.height = `${rows * scale}px`;
-  const g = canvas.getContext('2d');
-  if (!g) return canvas;
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < rows * cols; i++) { const v = a[i] as number; if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
-  const img = g.createImageData(cols, rows);
-  for (let i = 0; i < rows * cols; i++) {
-    const t = hi > lo ? ((a[i] as number) - lo) / (hi - lo) : 0.5;
-    img.data[i * 4] = Math.round(255 * t);
-    img.data[i * 4 + 1] = Math.round(255 * (1 - Math.abs(2 * t - 1)) * 0.8);
-    img.data[i * 4 + 2] = Math.round(255 * (1 - t));
-    img.data[i * 4 + 3] = 255;
-  }
-  g.putImageData(img, 0, 0);
-  canvas.title = `${rows} x ${cols}, ${formatValue(lo, 'f32')} .. ${formatValue(hi, 'f32')}`;
-  return canvas;
 }
 
 // ---------------------------------------------------------------------------------- examples
@@ -533,4 +561,6 @@ const ready = (async () => {
   compileNow(); // again, for this device (warp path, fma)
 })();
 
-Object.assign(window, { __demo: { ready, state, run, selectExample, examples: EXAMPLES.map((e) => e.id) } });
+const conformance = initConformanceTab(context);
+
+Object.assign(window, { __demo: { ready, state, run, selectExample, examples: EXAMPLES.map((e) => e.id), conformance } });

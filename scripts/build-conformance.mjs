@@ -1,8 +1,11 @@
 // Writes the conformance data `ptx-wgsl conformance` runs (src/conformance/batch.ts says what a
 // batch is) into dist/conformance/: for every batch of tests/conformance/*.forms.ts that has a
 // native recording in tests/conformance/native/, its kernel and inputs cut to the first CASES
-// cases per form, and the recorded outputs cut to match. Run by `npm run build`.
+// cases per form, and the recorded outputs cut to match; and the warp kernels of tests/warps/
+// with their recording (tests/warps/native/warp_native.json) as one kernel batch. Run by
+// `npm run build`.
 //   <name>.json.gz  {manifest, ptx}        <name>.in.bin.gz, <name>.out.bin.gz   (u64 slots, LE)
+//   warp-collectives.json.gz  {kind: 'kernels', name, sources, poison, cases}
 //   index.json      {cases, batches: [names], skipped: [{name, why}]}
 // Usage: node scripts/build-conformance.mjs [out-dir] [cases per form]
 import { build } from 'esbuild';
@@ -14,6 +17,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 const root = resolve(new URL('..', import.meta.url).pathname);
 const outDir = resolve(process.argv[2] ?? join(root, 'dist/conformance'));
 const CASES = Number(process.argv[3] ?? 256);
+const WARP_BATCH = 'warp-collectives';
 const conf = join(root, 'tests/conformance');
 const formsFiles = readdirSync(conf).filter((f) => f.endsWith('.forms.ts') && readFileSync(join(conf, f), 'utf8').includes('export const NATIVE_BATCHES'));
 const entry = [
@@ -37,8 +41,28 @@ try {
     if (why) skipped.push({ name: batch.name, why });
     else written.push(batch.name);
   }
+  const warpWhy = writeWarpBatch();
+  if (warpWhy) skipped.push({ name: WARP_BATCH, why: warpWhy });
+  else written.push(WARP_BATCH);
   writeFileSync(join(outDir, 'index.json'), JSON.stringify({ cases: CASES, batches: written, skipped }));
   console.log(`conformance data: ${written.length} batches, ${(bytes / 1024).toFixed(0)} KiB in ${outDir}${skipped.length ? `; skipped ${skipped.map((s) => s.name).join(', ')}` : ''}`);
+
+  /** The warp kernels as recorded on the GPU (tests/warps/record_native.py poisons outputs with 0xdeadbeef). */
+  function writeWarpBatch() {
+    const recording = join(root, 'tests/warps/native/warp_native.json');
+    if (!existsSync(recording)) return 'no native recording';
+    const { cases } = JSON.parse(readFileSync(recording, 'utf8'));
+    const sources = {};
+    for (const c of cases) sources[c.ptx] ??= readFileSync(join(root, 'tests/kernels', `${c.ptx}.ptx`), 'utf8');
+    const batch = {
+      kind: 'kernels', name: WARP_BATCH, sources, poison: 0xdeadbeef,
+      cases: cases.map((c) => ({ source: c.ptx, entry: c.kernel, grid: c.grid, block: c.block, input: c.input, native: c.outputs })),
+    };
+    const data = gzipSync(JSON.stringify(batch), { level: 9 });
+    writeFileSync(join(outDir, `${WARP_BATCH}.json.gz`), data);
+    bytes += data.length;
+    return undefined;
+  }
 
   /** Writes one batch; returns why not when its recording is missing or stale. */
   function writeBatch(batch) {

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Builds the playground (demo/) into dist/demo/: demo/main.ts with the package's public API
-// bundled for browsers by esbuild (main.js), and index.html and style.css copied beside it.
-// The folder is self-contained: any static server (scripts/serve-demo.mjs) serves it offline.
+// bundled for browsers by esbuild (main.js), index.html and style.css copied beside it, and the
+// conformance data (dist/conformance/, written first when missing) in conformance/ for the
+// Conformance tab. The folder is self-contained: any static server (scripts/serve-demo.mjs)
+// serves it offline.
 // Usage: node scripts/build-demo.mjs      As a module: `await buildDemo()` returns the folder.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,6 +34,10 @@ export async function buildDemo({ minify = true } = {}) {
   });
   if (result.errors.length > 0) throw new Error('esbuild failed for the demo');
   for (const f of ['index.html', 'style.css']) copyFileSync(join(root, 'demo', f), join(demoDir, f));
+  const data = join(root, 'dist', 'conformance');
+  if (!existsSync(join(data, 'index.json'))) execFileSync(process.execPath, [join(root, 'scripts', 'build-conformance.mjs')], { cwd: root, stdio: 'inherit' });
+  rmSync(join(demoDir, 'conformance'), { recursive: true, force: true });
+  cpSync(data, join(demoDir, 'conformance'), { recursive: true });
   return demoDir;
 }
 

@@ -4,6 +4,7 @@ import { COMMON, COMMON_HELP, EXIT_HELP, LAUNCH, LAUNCH_HELP, parseCount, parseN
 import { EXIT, UsageError } from './exit.js';
 import { jsonText } from './io.js';
 import { readLaunchInput, type LaunchInput } from './launch-input.js';
+import { progressBar, type Progress } from './progress.js';
 
 export const benchCommand: Command = {
   name: 'bench',
@@ -44,7 +45,8 @@ ${EXIT_HELP}`,
     const bytesText = str(values, 'bytes');
     const bytes = bytesText === undefined ? undefined : parseNumber(bytesText, '--bytes');
     const ctx = await createContext(io.log ? { log: io.log } : {});
-    const { entry, perLaunch } = await timeLaunches(ctx, input, iters, warmup, batch);
+    const bar = progressBar(io);
+    const { entry, perLaunch } = await timeLaunches(ctx, input, { iters, warmup, batch }, bar).finally(() => bar.clear());
     const sorted = [...perLaunch].sort((a, b) => a - b);
     const ms = { median: median(sorted), min: sorted[0] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
     const gbps = bytes === undefined ? undefined : { median: bytes / ms.median / 1e6, max: bytes / ms.min / 1e6 };
@@ -60,7 +62,9 @@ ${EXIT_HELP}`,
   },
 };
 
-async function timeLaunches(ctx: Context, input: LaunchInput, iters: number, warmup: number, batch: number): Promise<{ entry: string; perLaunch: number[] }> {
+interface Counts { readonly iters: number; readonly warmup: number; readonly batch: number }
+
+async function timeLaunches(ctx: Context, input: LaunchInput, { iters, warmup, batch }: Counts, bar: Progress): Promise<{ entry: string; perLaunch: number[] }> {
   const mod = ctx.loadModule(input.source, { fileName: input.file });
   const entry = input.entry ?? mod.defaultEntry();
   const fn = mod.getFunction(entry);
@@ -71,11 +75,14 @@ async function timeLaunches(ctx: Context, input: LaunchInput, iters: number, war
     return buffer;
   });
   const config = { grid: input.grid, block: input.block, sharedBytes: input.sharedBytes };
+  bar.update(0, iters, 'compiling');
   await fn.prepareAsync(config, args);
+  bar.update(0, iters, 'warming up');
   for (let i = 0; i < warmup; i++) fn.launch(config, args);
   await ctx.synchronize();
   const perLaunch: number[] = [];
   for (let s = 0; s < iters; s++) {
+    bar.update(s, iters, 'samples');
     const t0 = performance.now();
     for (let i = 0; i < batch; i++) fn.launch(config, args);
     await ctx.synchronize();

@@ -6,6 +6,7 @@
  * parent's own stderr, handed down.
  */
 import { readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Logger } from '../index.js';
 
 export interface CliIo {
@@ -17,6 +18,11 @@ export interface CliIo {
   outBytes(bytes: Uint8Array): void;
   /** A message for people (stderr). */
   message(text: string): void;
+  /**
+   * Writes to the human channel as is (no newline added), for a progress bar (progress.ts);
+   * set only when that channel is a terminal and `--json` is not given.
+   */
+  readonly terminal: ((text: string) => void) | undefined;
   readFile(path: string): Uint8Array;
   writeFile(path: string, bytes: Uint8Array): void;
 }
@@ -32,12 +38,14 @@ function messagesFd(): number {
 export function processIo(json: boolean, verbose: boolean): CliIo {
   const fd = messagesFd();
   const message = (text: string): void => void writeSync(fd, text.endsWith('\n') ? text : `${text}\n`);
+  const terminal = !json && isatty(fd) && process.env['TERM'] !== 'dumb';
   return {
     json,
     log: verbose ? (level, text) => message(`ptx-wgsl: ${level}: ${text}`) : undefined,
     out: (text) => void process.stdout.write(text),
     outBytes: (bytes) => void process.stdout.write(bytes),
     message,
+    terminal: terminal ? (text) => void writeSync(fd, text) : undefined,
     readFile: (path) => readFileSync(path),
     writeFile: (path, bytes) => writeFileSync(path, bytes),
   };

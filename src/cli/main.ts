@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `ptx-wgsl` command: `ptx-wgsl COMMAND [options]`, commands in commands.ts, each with its
- * own `--help`; exit codes in exit.ts. Commands that open a device run in a child process that
- * keeps the driver's stderr (supervise.ts), so a run prints only what was asked for.
+ * own `--help`; exit codes in exit.ts. On Node, commands that open a device run in a child
+ * process that keeps the driver's stderr (supervise.ts), so a run prints only what was asked for.
+ * Deno runs the same file (`deno run --allow-read --allow-env dist/src/cli/main.js ...`) on its
+ * own WebGPU.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -38,7 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     if (!entry) throw new UsageError(`unknown command '${name}'`);
     const wantsHelp = rest.includes('--help') || rest.includes('-h');
-    if (entry.device && !wantsHelp && process.env[CHILD_ENV] === undefined) return await supervise(argv, verbose);
+    if (entry.device && !wantsHelp && process.env[CHILD_ENV] === undefined && !onDeno()) return await supervise(argv, verbose);
     const command = await entry.load();
     const { values, positionals } = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
     if (values['help'] === true) {
@@ -49,6 +51,11 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (e) {
     return report(e, name, io);
   }
+}
+
+/** Deno runs device work in-process: its WebGPU is its own, not Dawn's, and writes nothing on stderr. */
+function onDeno(): boolean {
+  return (globalThis as { Deno?: unknown }).Deno !== undefined;
 }
 
 function report(e: unknown, command: string, io: CliIo): number {

@@ -68,9 +68,41 @@ export function suiteOf(name: string): string {
   return name.split('-')[0] ?? name;
 }
 
-/** A batch from its three files' contents (gunzipped): `<name>.json`, `<name>.in.bin`, `<name>.out.bin`. */
-export function parseBatch(json: string, inputs: Uint8Array, native: Uint8Array): ConformanceBatch {
-  const { manifest, ptx } = JSON.parse(json) as { manifest: BatchManifest; ptx: string };
+/**
+ * A batch of whole kernels (the warp suite, tests/warps/: shuffles, votes, match, redux, elect
+ * across the lanes of a warp), which single-instruction forms cannot test: each case launches
+ * one entry on its own grid and block with `(in, out0, out1, ...)`, the outputs poisoned with
+ * `poison` as they were on the NVIDIA GPU, and every output word is compared with the recording.
+ */
+export interface KernelBatch {
+  readonly kind: 'kernels';
+  readonly name: string;
+  /** PTX modules by name. */
+  readonly sources: Readonly<Record<string, string>>;
+  readonly poison: number;
+  readonly cases: readonly KernelCase[];
+}
+
+export interface KernelCase {
+  /** Its module in `sources`, and the entry. */
+  readonly source: string;
+  readonly entry: string;
+  readonly grid: number;
+  readonly block: number;
+  /** The `in` buffer: 32-bit words. */
+  readonly input: readonly number[];
+  /** What the NVIDIA GPU left in each output buffer, as unsigned 32-bit words. */
+  readonly native: readonly (readonly number[])[];
+}
+
+export type AnyBatch = ConformanceBatch | KernelBatch;
+
+export function isKernelBatch(b: AnyBatch): b is KernelBatch {
+  return (b as { kind?: string }).kind === 'kernels';
+}
+
+/** A form batch from its files' contents (gunzipped): `<name>.json` parsed, `<name>.in.bin`, `<name>.out.bin`. */
+export function parseBatch(json: { manifest: BatchManifest; ptx: string }, inputs: Uint8Array, native: Uint8Array): ConformanceBatch {
   const words = (bytes: Uint8Array): BigUint64Array => new BigUint64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  return { manifest, ptx, inputs: words(inputs), native: words(native) };
+  return { manifest: json.manifest, ptx: json.ptx, inputs: words(inputs), native: words(native) };
 }

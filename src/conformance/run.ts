@@ -1,54 +1,63 @@
 /**
- * Runs shipped conformance batches (batch.ts) on a WebGPU device and compares every output
- * with the NVIDIA recording, bit for bit: `ptx-wgsl conformance` prints the result per family.
+ * Runs one shipped conformance batch (batch.ts) in a context and compares every output with the
+ * NVIDIA recording, bit for bit. suite.ts runs the families on each warp path.
  */
-import { runPtx, type RunOptions } from '../api.js';
+import type { Context, KernelFunction } from '../api.js';
 import { PtxError } from '../diagnostics/ptx-error.js';
 import { approxAgrees, isApproximate } from './approx.js';
-import { formSlots, outputBits, type ConformanceBatch } from './batch.js';
-
-export interface FormFailure {
-  readonly form: string;
-  /** An approximate form (approx.ts): it failed the loose bound, not a bit comparison. */
-  readonly approximate: boolean;
-  readonly failed: number;
-  readonly cases: number;
-  /** The first differing case: inputs, what this device computed and what the GPU did, as hex. */
-  readonly first: { readonly index: number; readonly inputs: readonly string[]; readonly got: readonly string[]; readonly native: readonly string[] };
-}
-
-export interface BatchResult {
-  readonly name: string;
-  readonly forms: number;
-  readonly cases: number;
-  readonly failedForms: number;
-  readonly failedCases: number;
-  /** Forms compared within approx.ts's bound instead of bit for bit. */
-  readonly approximateForms: number;
-  readonly failures: readonly FormFailure[];
-  /** Set when the batch did not run (an error compiling or launching it). */
-  readonly error?: { readonly message: string; readonly codes?: readonly string[] };
-}
+import { formSlots, isKernelBatch, outputBits, type AnyBatch, type ConformanceBatch } from './batch.js';
+import type { BatchResult, FormFailure, WarpPathRequest } from './result.js';
+import { runKernelBatch } from './run-kernels.js';
 
 const POISON = 0xdeadbeefdeadbeefn;
 const BLOCK = 128;
 
 /** Runs one batch and compares it with its recording. Device errors propagate; a kernel the compiler rejects is a failed batch. */
-export async function runBatch(batch: ConformanceBatch, options: Pick<RunOptions, 'device' | 'log'> = {}): Promise<BatchResult> {
-  const { manifest } = batch;
-  const cases = formSlots(manifest.forms, manifest.keep).reduce((n, s) => n + s.cases, 0);
-  const approximateForms = manifest.forms.filter((f) => isApproximate(f.body)).length;
-  const base = { name: manifest.name, forms: manifest.forms.length, cases, approximateForms };
-  const output = new BigUint64Array(Math.max(manifest.outSlots, 1)).fill(POISON);
+export async function runBatch(batch: AnyBatch, ctx: Context, warpPath: WarpPathRequest = 'auto'): Promise<BatchResult> {
   try {
-    const grid = Math.max(1, Math.ceil(manifest.threads / BLOCK));
-    await runPtx(batch.ptx, [batch.inputs.length > 0 ? batch.inputs : new BigUint64Array(1), output], { ...options, grid, block: BLOCK, fileName: `${manifest.name}.ptx` });
+    return isKernelBatch(batch) ? await runKernelBatch(batch, ctx, warpPath) : await runFormBatch(batch, ctx, warpPath);
   } catch (e) {
     if (!(e instanceof PtxError) || e.diagnostics.some((d) => d.code === 'R003')) throw e;
-    return { ...base, failedForms: base.forms, failedCases: cases, failures: [], error: { message: e.message, codes: e.diagnostics.map((d) => d.code) } };
+    const base = summary(batch);
+    return { ...base, warpPath: 'none', failedForms: base.forms, failedCases: base.cases, failures: [], error: { message: e.message, codes: e.diagnostics.map((d) => d.code) } };
   }
+}
+
+/** A batch's size: forms (kernels, for a kernel batch) and cases (output words). */
+function summary(batch: AnyBatch): Pick<BatchResult, 'name' | 'forms' | 'cases' | 'approximateForms'> {
+  if (isKernelBatch(batch)) {
+    const cases = batch.cases.reduce((n, c) => n + c.native.reduce((m, o) => m + o.length, 0), 0);
+    return { name: batch.name, forms: batch.cases.length, cases, approximateForms: 0 };
+  }
+  const { manifest } = batch;
+  const cases = formSlots(manifest.forms, manifest.keep).reduce((n, s) => n + s.cases, 0);
+  return { name: manifest.name, forms: manifest.forms.length, cases, approximateForms: manifest.forms.filter((f) => isApproximate(f.body)).length };
+}
+
+async function runFormBatch(batch: ConformanceBatch, ctx: Context, warpPath: WarpPathRequest): Promise<BatchResult> {
+  const { manifest } = batch;
+  const output = new BigUint64Array(Math.max(manifest.outSlots, 1)).fill(POISON);
+  const fn = ctx.loadModule(batch.ptx, { fileName: `${manifest.name}.ptx`, warpPath }).getFunction('conformance');
+  const path = await launch(ctx, fn, manifest.threads, batch.inputs.length > 0 ? batch.inputs : new BigUint64Array(1), output);
   const failures = compare(batch, output);
-  return { ...base, failedForms: failures.length, failedCases: failures.reduce((n, f) => n + f.failed, 0), failures };
+  return { ...summary(batch), warpPath: path, failedForms: failures.length, failedCases: failures.reduce((n, f) => n + f.failed, 0), failures };
+}
+
+/** One launch over `threads` threads reading `input` and writing `output` back; the warp path taken. */
+async function launch(ctx: Context, fn: KernelFunction, threads: number, input: BigUint64Array, output: BigUint64Array): Promise<BatchResult['warpPath']> {
+  const config = { grid: Math.max(1, Math.ceil(threads / BLOCK)), block: BLOCK };
+  const inBuf = ctx.malloc(input.byteLength);
+  const outBuf = ctx.malloc(output.byteLength);
+  try {
+    ctx.memcpyHtoD(inBuf, input);
+    ctx.memcpyHtoD(outBuf, output);
+    const kernel = await fn.prepareAsync(config, [inBuf, outBuf]);
+    fn.launch(config, [inBuf, outBuf]);
+    await ctx.memcpyDtoH(output, outBuf);
+    return kernel.layout.warp.path;
+  } finally {
+    for (const b of [inBuf, outBuf]) try { ctx.free(b); } catch { /* gone with a lost device, whose error is thrown already */ }
+  }
 }
 
 function compare(batch: ConformanceBatch, got: BigUint64Array): FormFailure[] {

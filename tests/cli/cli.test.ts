@@ -1,10 +1,12 @@
 // The `ptx-wgsl` command as users run it: `node dist/src/cli/main.js COMMAND ...`, each command
-// with --json (checked as data), the documented exit codes, and a run that prints nothing on
-// stderr (Dawn's adapter warnings stay in the device process, supervise.ts).
+// with --json (checked as data), the documented exit codes, a run that prints nothing on
+// stderr (Dawn's adapter warnings stay in the device process, supervise.ts), and progress bars
+// on a terminal only.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNpy, parseNpy } from '../../src/cli/npy.js';
 import { CLI, ROOT, ensureDist } from '../helpers/built-dist.js';
@@ -135,14 +137,112 @@ describe('ptx-wgsl compile, bench, info', () => {
 });
 
 describe('ptx-wgsl conformance', () => {
-  it('--json gives each family\'s forms, cases and failures against the NVIDIA recording', () => {
+  it('--json gives each family\'s forms, cases and failures against the NVIDIA recording, per warp path', () => {
     const r = cli(['conformance', '--only', 'int-lop3', '--json']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const doc = json(r);
-    expect(doc).toMatchObject({ command: 'conformance', ok: true, skipped: [] });
-    expect(doc['families']).toEqual([{ name: 'int-lop3', suite: 'int', forms: 3, cases: 96, failedForms: 0, failedCases: 0, approximateForms: 0, failures: [] }]);
+    expect(doc).toMatchObject({ command: 'conformance', ok: true, skipped: [], warpPaths: ['auto'] });
+    expect(['subgroups', 'emulated']).toContain(doc['deviceWarpPath']);
+    const run = { forms: 3, cases: 96, failedForms: 0, failedCases: 0, approximateForms: 0, failures: [], warpPath: 'none' };
+    expect(doc['families']).toEqual([{ name: 'int-lop3', suite: 'int', ok: true, paths: [{ warp: 'auto', same: false, ...run }] }]);
+    // A kernel without warp instructions is the same WGSL on every path: it runs once.
+    const both = json(cli(['conformance', '--only', 'int-lop3', '--warp', 'auto,emulated', '--json']));
+    expect(both['families']).toEqual([{ name: 'int-lop3', suite: 'int', ok: true, paths: [{ warp: 'auto', same: false, ...run }, { warp: 'emulated', same: true, ...run }] }]);
     expect(cli(['conformance', '--only', 'no-such-family']).status).toBe(2);
+    expect(cli(['conformance', '--warp', 'sideways']).status).toBe(2);
+  });
+
+  it('exits 1 and names the form and its first case when an output differs from the recording', () => {
+    // A copy of the data whose recording of the first form's first case has its low bit flipped.
+    const dir = join(tmp, 'doctored');
+    mkdirSync(dir);
+    const src = join(ROOT, 'dist/conformance');
+    for (const suffix of ['.json.gz', '.in.bin.gz']) copyFileSync(join(src, `int-lop3${suffix}`), join(dir, `int-lop3${suffix}`));
+    const native = gunzipSync(readFileSync(join(src, 'int-lop3.out.bin.gz')));
+    const recorded = new DataView(native.buffer, native.byteOffset).getBigUint64(0, true);
+    native[0] = (native[0] ?? 0) ^ 1;
+    writeFileSync(join(dir, 'int-lop3.out.bin.gz'), gzipSync(native));
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ cases: 256, batches: ['int-lop3'], skipped: [] }));
+    const r = cli(['conformance', '--json'], { PTXW_CONFORMANCE_DIR: dir });
+    expect(r.status).toBe(1);
+    const doc = json(r) as { ok: boolean; families: { ok: boolean; paths: { failedCases: number; failures: { form: string; failed: number; first: { index: number; got: string[]; native: string[] } }[] }[] }[] };
+    expect(doc.ok).toBe(false);
+    const failures = doc.families[0]?.paths[0]?.failures;
+    expect(failures?.length).toBe(1);
+    expect(failures?.[0]).toMatchObject({ form: expect.stringMatching(/^lop3\.b32 /), failed: 1, first: { index: 0 } });
+    const mask = 0xffffffffn;
+    // The form's first output of that case is the one doctored (lop3's forms have an output per truth table).
+    expect(failures?.[0]?.first.got[0]).toBe(`0x${(recorded & mask).toString(16)}`);
+    expect(failures?.[0]?.first.native[0]).toBe(`0x${((recorded ^ 1n) & mask).toString(16)}`);
+    expect(failures?.[0]?.first.native.slice(1)).toEqual(failures?.[0]?.first.got.slice(1));
+    const text = cli(['conformance'], { PTXW_CONFORMANCE_DIR: dir });
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/int-lop3 .* FAIL/);
+    expect(text.stdout).toMatch(/int-lop3: lop3\.b32 .* differs in 1\/32 cases; first: case 0/);
+  });
+
+  it('runs the warp kernels on each warp path, and names the kernel and word that differ', () => {
+    const ok = json(cli(['conformance', '--only', 'warp', '--warp', 'auto,emulated', '--json'])) as { deviceWarpPath: string; families: { name: string; ok: boolean; paths: { warp: string; same: boolean; warpPath: string; forms: number; failedCases: number }[] }[] };
+    expect(ok.families.map((f) => f.name)).toEqual(['warp-collectives']);
+    const [auto, emulated] = ok.families[0]?.paths ?? [];
+    expect(auto).toMatchObject({ warp: 'auto', same: false, warpPath: ok.deviceWarpPath, forms: 14, failedCases: 0 });
+    // lavapipe's subgroups are not 32 lanes: auto took the emulation, which then runs once.
+    expect(emulated).toMatchObject({ warp: 'emulated', same: ok.deviceWarpPath === 'emulated', warpPath: 'emulated', failedCases: 0 });
+    // The recording doctored: warp_scan_up's word 5 is off by one.
+    const dir = join(tmp, 'doctored-warp');
+    mkdirSync(dir);
+    const batch = JSON.parse(gunzipSync(readFileSync(join(ROOT, 'dist/conformance/warp-collectives.json.gz'))).toString('utf8')) as { cases: { entry: string; native: number[][] }[] };
+    const scan = batch.cases.find((c) => c.entry === 'warp_scan_up');
+    const word = scan?.native[0]?.[5] ?? 0;
+    scan!.native[0]![5] = word + 1;
+    writeFileSync(join(dir, 'warp-collectives.json.gz'), gzipSync(JSON.stringify(batch)));
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ cases: 256, batches: ['warp-collectives'], skipped: [] }));
+    const r = cli(['conformance', '--json'], { PTXW_CONFORMANCE_DIR: dir });
+    expect(r.status).toBe(1);
+    const failures = (json(r) as { families: { paths: { failures: unknown[] }[] }[] }).families[0]?.paths[0]?.failures;
+    const hex = (v: number): string => `0x${(v >>> 0).toString(16)}`;
+    expect(failures).toEqual([{ form: 'warp_shfl.ptx warp_scan_up', approximate: false, failed: 1, cases: 256, first: { index: 5, inputs: ['output 0', 'grid 2', 'block 128'], got: [hex(word)], native: [hex(word + 1)] } }]);
+  });
+});
+
+/**
+ * Runs the CLI with stderr on a terminal (util-linux `script` gives it a pseudo-terminal) and
+ * stdout in a file: what the terminal showed, and stdout.
+ */
+function onTerminal(args: readonly string[]): { terminal: string; stdout: string; status: number | null } {
+  const out = join(tmp, 'terminal-stdout');
+  const quote = (a: string): string => `'${a.replace(/'/g, "'\\''")}'`;
+  const command = `${[process.execPath, CLI, ...args].map(quote).join(' ')} > ${quote(out)}`;
+  const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TERM: 'xterm' }, timeout: 120_000 });
+  return { terminal: r.stdout, stdout: readFileSync(out, 'utf8'), status: r.status };
+}
+
+describe.skipIf(spawnSync('script', ['--version']).status !== 0)('progress bars', () => {
+  const BAR = /\r\x1b\[2K\[[#-]{24}\] +\d+\/\d+ /;
+
+  it('conformance and bench draw one on a terminal, off stdout', () => {
+    const conf = onTerminal(['conformance', '--only', 'int-lop3,int-carry']);
+    expect(conf.status).toBe(0);
+    expect(conf.terminal).toMatch(BAR);
+    expect(conf.terminal).toContain('int-carry (auto)');
+    expect(conf.stdout).not.toMatch(/\r|\x1b/);
+    expect(conf.stdout).toMatch(/int-carry .* pass/);
+    const bench = onTerminal(['bench', ...SAXPY, '--arg', 'f32:n=1000:fill=1', '--iters', '3']);
+    expect(bench.status).toBe(0);
+    expect(bench.terminal).toMatch(BAR);
+    expect(bench.terminal).toContain('samples');
+    expect(bench.stdout).toMatch(/^saxpy: grid 4x1x1/);
+  });
+
+  it('--json output stays clean: one JSON document on stdout and no bar on the terminal', () => {
+    for (const args of [['conformance', '--only', 'int-lop3', '--json'], ['bench', ...SAXPY, '--arg', 'f32:n=1000:fill=1', '--iters', '3', '--json']]) {
+      const r = onTerminal(args);
+      expect(r.status).toBe(0);
+      expect(r.terminal).toBe('');
+      expect(r.stdout.endsWith('}\n')).toBe(true);
+      expect(JSON.parse(r.stdout)).toMatchObject({ command: args[0], ok: true });
+    }
   });
 });
 

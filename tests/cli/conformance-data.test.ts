@@ -6,30 +6,42 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approxAgrees, isApproximate } from '../../src/conformance/approx.js';
 import { formSlots, outputBits } from '../../src/conformance/batch.js';
-import { readBatch, readIndex } from '../../src/conformance/node-data.js';
+import { readConformance } from '../../src/conformance/node-data.js';
+import type { ConformanceData } from '../../src/conformance/data.js';
 import { emitBatch, loadNative } from '../conformance/harness.js';
 import { INT_BATCHES, casesOf as intCases } from '../conformance/int-cases.forms.js';
 import { FLOAT_BATCHES, casesOf as floatCases } from '../conformance/float-cases.forms.js';
 import { ensureDist, ROOT } from '../helpers/built-dist.js';
+import { isKernelBatch } from '../../src/conformance/batch.js';
+import { WARP_CASES, outputWords } from '../warps/cases.js';
+import { kernelSource, nativeCases } from '../warps/harness.js';
+import { POISON, warpInput } from '../warps/reference.js';
 
 const DATA = pathToFileURL(join(ROOT, 'dist/conformance/'));
 
-beforeAll(() => ensureDist(), 300_000);
+let data: ConformanceData;
+beforeAll(async () => {
+  ensureDist();
+  const read = await readConformance(DATA);
+  if (!read) throw new Error('dist/conformance/ is missing');
+  data = read;
+}, 300_000);
 
 describe('shipped conformance data', () => {
   it('holds every recorded batch', () => {
-    const index = readIndex(DATA);
-    expect(index?.skipped).toEqual([]);
-    expect(index?.batches).toEqual(expect.arrayContaining(['int-arith32', 'int-carry', 'float-f32-arith', 'float-cvt', 'f64-arith', 'video-simd']));
-    expect(index?.cases).toBeGreaterThanOrEqual(64);
+    const index = data.index;
+    expect(index.skipped).toEqual([]);
+    expect(index.batches).toEqual(expect.arrayContaining(['int-arith32', 'int-carry', 'float-f32-arith', 'float-cvt', 'f64-arith', 'video-simd']));
+    expect(index.cases).toBeGreaterThanOrEqual(64);
   });
 
   const batches = [
     { batch: INT_BATCHES.find((b) => b.name === 'int-carry'), cases: intCases },
     { batch: FLOAT_BATCHES.find((b) => b.name === 'float-satfinite'), cases: floatCases },
   ] as const;
-  it.each(batches.map((b) => [b.batch?.name ?? '?', b] as const))('%s: the harness kernel, inputs and recording, cut to the first cases', (name, { batch, cases }) => {
-    const shipped = readBatch(name, DATA);
+  it.each(batches.map((b) => [b.batch?.name ?? '?', b] as const))('%s: the harness kernel, inputs and recording, cut to the first cases', async (name, { batch, cases }) => {
+    const shipped = await data.batch(name);
+    if (isKernelBatch(shipped)) throw new Error(`${name} is a kernel batch`);
     const all = cases(batch as never);
     const keep = shipped.manifest.keep;
     const emitted = emitBatch({ name, keep, cases: () => all });
@@ -46,6 +58,24 @@ describe('shipped conformance data', () => {
         expect(got, form.body).toEqual(native![f]![m]!.slice(0, s.cases));
       });
     });
+  });
+});
+
+describe('shipped warp kernels', () => {
+  it('are the warp suite\'s kernels, inputs and NVIDIA recording (tests/warps/)', async () => {
+    const shipped = await data.batch('warp-collectives');
+    expect(isKernelBatch(shipped)).toBe(true);
+    if (!isKernelBatch(shipped)) return;
+    const native = nativeCases();
+    expect(native.length).toBe(WARP_CASES.length);
+    expect(shipped.poison).toBe(POISON);
+    expect(shipped.cases).toEqual(native.map((n) => ({ source: n.ptx, entry: n.kernel, grid: n.grid, block: n.block, input: n.input, native: n.outputs })));
+    for (const c of WARP_CASES) {
+      expect(shipped.sources[c.ptx]).toBe(kernelSource(c.ptx));
+      const rec = shipped.cases.find((k) => k.entry === c.kernel);
+      expect(rec?.input).toEqual([...warpInput(c.grid * c.block)]);
+      expect(rec?.native.map((o) => o.length)).toEqual(outputWords(c));
+    }
   });
 });
 

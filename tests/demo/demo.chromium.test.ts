@@ -1,13 +1,16 @@
 // The playground (demo/) end to end in Debian's Chromium with SwiftShader WebGPU (the launch
 // flags of tests/hosts/chromium-runner.ts): builds dist/demo, serves it, loads the page, runs
 // every example through its UI and checks the outputs shown against a JS reference computed
-// here from the inputs the page generated; checks the PTX <-> WGSL line link by hovering.
+// here from the inputs the page generated, and the histogram of each 1D output; checks the
+// PTX <-> WGSL line link by hovering, arguments read from a .npy and a raw file, and the
+// Conformance tab (two integer families against the NVIDIA recording shipped in dist/demo/).
 // On failure it saves a screenshot to a temp dir (named in the error). With
 // PTXW_UPDATE_SCREENSHOT=1 it rewrites docs/demo-sgemm.png.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS } from '../hosts/chromium-runner.js';
@@ -16,7 +19,7 @@ import { buildDemo } from '../../scripts/build-demo.mjs';
 // @ts-expect-error: a plain ES module script without declarations
 import { serveDemo } from '../../scripts/serve-demo.mjs';
 
-interface BufferRecord { name: string; kind: 'buffer'; dtype: string; before: number[]; after: number[] }
+interface BufferRecord { name: string; kind: 'buffer'; dtype: string; file: string | null; before: number[]; after: number[] }
 interface ScalarRecord { name: string; kind: 'scalar'; value: number }
 interface RunRecord { example: string; entry: string; grid: number[]; block: number[]; args: (BufferRecord | ScalarRecord)[]; msPerLaunch: number; warpPath: string; fma: string }
 
@@ -28,6 +31,7 @@ let server: Server;
 let url: string;
 let userDataDir: string;
 const shotDir = mkdtempSync(join(tmpdir(), 'ptxw-demo-shots-'));
+const fileDir = mkdtempSync(join(tmpdir(), 'ptxw-demo-files-'));
 const log: string[] = [];
 
 beforeAll(async () => {
@@ -54,6 +58,7 @@ afterAll(async () => {
   await new Promise<void>((ok) => (server ? server.close(() => ok()) : ok()));
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   if (readdirSync(shotDir).length === 0) rmSync(shotDir, { recursive: true, force: true });
+  rmSync(fileDir, { recursive: true, force: true });
 });
 
 /** Runs `body`; on failure saves a screenshot and names it (and the page's log) in the error. */
@@ -81,6 +86,45 @@ async function runExample(id: string): Promise<RunRecord> {
 
 const buf = (r: RunRecord, i: number): BufferRecord => r.args[i] as BufferRecord;
 const num = (r: RunRecord, i: number): number => (r.args[i] as ScalarRecord).value;
+
+/** 2D outputs (drawn as heat maps); the others get a histogram. */
+const SHAPED: Readonly<Record<string, readonly number[]>> = { softmax: [1], sgemm: [7] };
+
+/** Counts in 32 equal bins from the least to the greatest finite value (the greatest in the last bin). */
+function histogramOf(values: readonly number[]): number[] {
+  const finite = values.filter((v) => Number.isFinite(v));
+  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const bins = new Array<number>(32).fill(0);
+  for (const v of finite) {
+    const b = hi > lo ? Math.min(31, Math.floor(((v - lo) / (hi - lo)) * 32)) : 16;
+    bins[b]! += 1;
+  }
+  return bins;
+}
+
+/** A version 1.0 .npy file of little-endian f32 or f64 values, written from NumPy's format description. */
+function npy(values: readonly number[], descr: '<f4' | '<f8', shape: readonly number[]): Buffer {
+  const dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  const header = dict.padEnd(Math.ceil((10 + dict.length + 1) / 64) * 64 - 10 - 1, ' ') + '\n';
+  const data = descr === '<f4' ? Buffer.from(new Float32Array(values).buffer) : Buffer.from(new Float64Array(values).buffer);
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
+}
+
+/** Cases a conformance family runs: the first `keep` of each form, from the manifest the page is served. */
+function shippedCases(name: string): number {
+  const file = join('dist/demo/conformance', `${name}.json.gz`);
+  const { manifest } = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { manifest: { keep: number; forms: { count: number }[] } };
+  return manifest.forms.reduce((n, f) => n + Math.min(manifest.keep, f.count), 0);
+}
+
+/** Output words the warp kernels write, from the recording the page is served. */
+function warpWords(): number {
+  const batch = JSON.parse(gunzipSync(readFileSync('dist/demo/conformance/warp-collectives.json.gz')).toString('utf8')) as { cases: { native: number[][] }[] };
+  return batch.cases.reduce((n, c) => n + c.native.reduce((m, o) => m + o.length, 0), 0);
+}
 
 /** The outputs each example must produce, from the inputs the page generated (double precision). */
 function reference(r: RunRecord): { arg: number; expected: number[]; tol: (e: number) => number }[] {
@@ -160,6 +204,13 @@ describe('playground in Chromium', () => {
           const values = shown.split(', ').filter((s) => s !== '...').map(Number);
           expect(values.length).toBe(Math.min(16, got.length));
           values.forEach((v, i) => expect(Math.abs(v - (got[i] as number)), `shown [${i}] ${v}`).toBeLessThanOrEqual(1e-4 * Math.max(1, Math.abs(got[i] as number))));
+          // 1D outputs: a histogram of the values; 2D ones: a heat map.
+          const plot = await page.$eval(`.out[data-arg="${arg}"]`, (el) => ({
+            heat: el.querySelector('canvas.heatmap') !== null,
+            bins: (el.querySelector('canvas.histogram') as HTMLElement | null)?.dataset['bins'] ?? null,
+          }));
+          if (SHAPED[id]?.includes(arg)) expect(plot).toEqual({ heat: true, bins: null });
+          else expect({ heat: plot.heat, bins: JSON.parse(plot.bins ?? 'null') as unknown }).toEqual({ heat: false, bins: histogramOf(got) });
         }
         if (id === 'sgemm') {
           // Link one line for the picture: the WGSL of the inner loop's first fma.
@@ -215,4 +266,85 @@ describe('playground in Chromium', () => {
       expect(await page.$$eval('#ptx-gutter .err', (els) => els.map((e) => (e as HTMLElement).dataset['line']))).toContain(String(line));
     });
   });
+
+  it('reads buffer arguments from a .npy file and a raw file', async () => {
+    await withScreenshot('files', async () => {
+      const a = Array.from({ length: 1000 }, (_, i) => (i % 37) * 0.25 - 3);
+      const b = Array.from({ length: 1000 }, (_, i) => i * 1.5);
+      writeFileSync(join(fileDir, 'a.npy'), npy(a, '<f4', [1000]));
+      writeFileSync(join(fileDir, 'b.bin'), Buffer.from(new Float32Array(b).buffer));
+      writeFileSync(join(fileDir, 'wide.npy'), npy(a, '<f8', [1000]));
+      await page.select('#example', 'vector_add');
+      await page.waitForFunction(`document.body.dataset.state === 'ready'`);
+      const row = (i: number): string => `#args tbody tr:nth-child(${i + 1})`;
+      const pick = async (i: number, file: string, note: string): Promise<void> => {
+        await page.select(`${row(i)} select.gen`, 'file');
+        const input = await page.$(`${row(i)} input.file`);
+        await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(join(fileDir, file));
+        await page.waitForFunction((sel: string, text: string) => document.querySelector(sel)?.textContent?.includes(text), {}, `${row(i)} .file-note`, note);
+      };
+      await pick(0, 'a.npy', 'a.npy: <f4 (1000,)');
+      await pick(1, 'b.bin', 'b.bin: raw, 4000 bytes');
+      expect(await page.$eval(`${row(0)} input.length`, (el) => [(el as HTMLInputElement).value, (el as HTMLInputElement).disabled])).toEqual(['1000', true]);
+      await page.click('#run');
+      await page.waitForFunction(`['done', 'error'].includes(document.body.dataset.state)`, { timeout: 240_000 });
+      expect(await page.$eval('#error', (el) => (el.hidden ? null : el.textContent))).toBeNull();
+      const r = (await page.evaluate('window.__demo.state.lastRun')) as RunRecord;
+      expect([buf(r, 0).file, buf(r, 1).file, buf(r, 2).file]).toEqual(['a.npy', 'b.bin', null]);
+      expect(buf(r, 0).before).toEqual(a.map(Math.fround));
+      expect(buf(r, 1).before).toEqual(b.map(Math.fround));
+      expect(buf(r, 2).after).toEqual(a.map((x, i) => Math.fround(Math.fround(x) + Math.fround(b[i] as number))));
+      // An f64 file does not fill an f32 buffer: the run says so instead of reinterpreting its bytes.
+      await pick(0, 'wide.npy', 'wide.npy: <f8 (1000,)');
+      await page.click('#run');
+      await page.waitForFunction(`document.body.dataset.state === 'error'`, { timeout: 60_000 });
+      expect(await page.$eval('#error', (el) => el.textContent)).toContain('wide.npy holds <f8 elements, not f32');
+    });
+  }, 300_000);
+
+  it('runs conformance families on the Conformance tab and shows the matrix', async () => {
+    await withScreenshot('conformance', async () => {
+      await page.click('nav#tabs button[data-tab="conformance"]');
+      await page.waitForFunction(`document.body.dataset.conformance === 'idle'`, { timeout: 60_000 });
+      expect(await page.$eval('#playground-tab', (el) => (el as HTMLElement).hidden)).toBe(true);
+      const index = JSON.parse(readFileSync('dist/demo/conformance/index.json', 'utf8')) as { batches: string[] };
+      expect(await page.$$eval('#conf-matrix tbody tr[data-family]', (els) => els.map((e) => (e as HTMLElement).dataset['family']))).toEqual(index.batches);
+      const checked = await page.$$eval('#conf-families input[data-family]:checked', (els) => els.map((e) => (e as HTMLElement).dataset['family']));
+      expect(checked).toEqual(index.batches.filter((n) => /^(int|float|warp)-/.test(n)));
+      // Through the form: clear the checked suites, pick two integer families and the warp kernels.
+      for (const suite of ['int', 'float', 'warp']) await page.click(`#conf-families input[data-suite="${suite}"]`);
+      const families = ['int-lop3', 'int-carry', 'warp-collectives'];
+      for (const f of families) await page.click(`#conf-families input[data-family="${f}"]`);
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        Object.assign(window, { __confStatus: seen });
+        const el = document.getElementById('conf-status') as HTMLElement;
+        new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true });
+      });
+      await page.click('#conf-run');
+      await page.waitForFunction(`['done', 'error'].includes(document.body.dataset.conformance)`, { timeout: 280_000 });
+      const status = await page.$eval('#conf-status', (el) => el.textContent ?? '');
+      expect(status).toMatch(/^3\/3 families pass on every warp path/);
+      expect(await page.$eval('#conf-progress', (el) => (el as HTMLProgressElement).value)).toBe(1);
+      const seen = (await page.evaluate('window.__confStatus')) as string[];
+      // Progress: the families in the data's order, each once: the integer kernels have no warp
+      // instructions, and SwiftShader's subgroups are not 32 lanes, so auto takes the emulation too.
+      const order = index.batches.filter((n) => families.includes(n));
+      expect(seen.filter((t) => /kernel runs/.test(t))).toEqual(order.map((f, i) => `${2 * i}/6 kernel runs · ${f} on warp path auto`));
+      const rows = await page.$$eval('#conf-matrix tbody tr[data-family]', (els) => els.map((e) => ({
+        family: (e as HTMLElement).dataset['family'],
+        cases: e.querySelector('.cases')?.textContent,
+        cells: [...e.querySelectorAll('td[data-path]')].map((c) => `${(c as HTMLElement).dataset['path']}=${(c as HTMLElement).dataset['status']}:${c.textContent}`),
+      })));
+      for (const r of rows) {
+        if (families.includes(r.family ?? '')) {
+          const cases = r.family === 'warp-collectives' ? warpWords() : shippedCases(r.family ?? '');
+          expect(r, r.family).toEqual({ family: r.family, cases: String(cases), cells: ['auto=pass:pass', 'emulated=same:same: pass'] });
+        } else expect(r.cells, r.family).toEqual(['auto=not-run:—', 'emulated=not-run:—']);
+      }
+      expect(await page.$eval('#conf-failures', (el) => (el as HTMLElement).hidden)).toBe(true);
+      await page.click('nav#tabs button[data-tab="playground"]');
+      expect(await page.$eval('#conformance-tab', (el) => (el as HTMLElement).hidden)).toBe(true);
+    });
+  }, 300_000);
 });

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/src/cli/main.js');
-const SOURCES = ['src', 'lowering', 'runtime', 'shaders', 'tests/conformance', 'scripts'];
+const SOURCES = ['src', 'lowering', 'runtime', 'shaders', 'tests/conformance', 'tests/warps/native', 'tests/kernels', 'scripts'];
 /** What the build writes last: the CLI (tsc), then the conformance data. */
 const BUILT = [CLI, join(ROOT, 'dist/conformance/index.json')];
 const LOCK = join(ROOT, 'dist/.build-lock');

@@ -28,10 +28,10 @@ export async function bundleCorpusFor(target: 'browser' | 'deno'): Promise<strin
   return mod.bundleCorpus(target);
 }
 
-/** Runs `cmd` in the repository root with the GPU environment; killed after `timeoutMs`. */
-export function runProcess(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+/** Runs `cmd` in the repository root with the GPU environment (plus `env`); killed after `timeoutMs`. */
+export function runProcess(cmd: string, args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: repoRoot, env: gpuEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: repoRoot, env: { ...gpuEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

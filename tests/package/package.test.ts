@@ -89,7 +89,7 @@ describe('npm pack', () => {
     expect(cli.stderr).toBe('');
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, args: [{}, {}, {}, { values: SAXPY_Y }] });
     const conformance = spawnSync(process.execPath, ['node_modules/ptx-wgsl/dist/src/cli/main.js', 'conformance', '--only', 'int-lop3', '--json'], { cwd: app, encoding: 'utf8', env: gpuEnv() });
-    expect(JSON.parse(conformance.stdout)).toMatchObject({ ok: true, families: [{ name: 'int-lop3', failedCases: 0 }] });
+    expect(JSON.parse(conformance.stdout)).toMatchObject({ ok: true, families: [{ name: 'int-lop3', ok: true, paths: [{ failedCases: 0 }] }] });
   });
 
   it('says to install webgpu when Node lacks it (R003)', () => {
