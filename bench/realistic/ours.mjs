@@ -53,6 +53,10 @@ function compare(got, want, tol) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // --replay=off: checked f32 arithmetic without replay regions (A/B of lowering/wgsl/replay-regions.ts)
 const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
+// --edit=<json [[regex, replacement], ...]> --label=<name>: the shader-only timing runs the launched
+// WGSL with these edits (experiments that find what a kernel's time goes to; results are not exact)
+const edits = JSON.parse(process.argv.find((a) => a.startsWith('--edit='))?.slice(7) ?? '[]');
+const label = process.argv.find((a) => a.startsWith('--label='))?.slice(8);
 const ctx = await createContext({ float, ...(replay ? { replayRegions: replay } : {}) });
 const device = ctx.device;
 const results = [];
@@ -123,7 +127,7 @@ for (const [k, spec0] of specs.entries()) {
     // that bind module memory (constant filters) are timed end to end only
     if (kernel.layout.bindings.some((b) => b.kind !== 'launch-params' && b.kind !== 'global-slot')) throw Object.assign(new Error('module memory'), { slow: true });
     const raw = [];
-    const module = device.createShaderModule({ code: kernel.wgsl });
+    const module = device.createShaderModule({ code: edits.reduce((w, [re, to]) => w.replace(new RegExp(re, 'g'), to), kernel.wgsl) });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
     t0 = performance.now();
     const pipeline = await device.createComputePipelineAsync({
@@ -156,6 +160,6 @@ for (const [k, spec0] of specs.entries()) {
   console.log(JSON.stringify(row));
   results.push(row);
 }
-writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}${replay ? `-replay-${replay}` : ''}.json`, JSON.stringify(results, null, 1));
+writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}${replay ? `-replay-${replay}` : ''}${label ? `-${label}` : ''}.json`, JSON.stringify(results, null, 1));
 ctx.destroy();
 process.exit(0);
