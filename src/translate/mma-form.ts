@@ -73,7 +73,7 @@ export function mmaForm(cx: BuildContext, inst: Ast.Instruction): MmaForm | unde
   const m = inst.modifiers;
   const [d, a, b, c] = m.types;
   const fail = (note: string): undefined => { notSupported(cx, inst, note); return undefined; };
-  if ((m.extra ?? []).some((e) => e.startsWith('sp'))) return fail('sparse `mma.sp` is not supported yet; it may come later');
+  if ((m.extra ?? []).some((e) => e.startsWith('sp'))) return fail('sparse `mma.sp` may come later');
   if (!m.sync || !m.aligned) return fail('mma needs `.sync.aligned`');
   if (m.types.length !== 4 || !a || !b || !d || !c || !isInput(a) || !isInput(b)) {
     return fail('mma inputs are .f16, .bf16, .tf32, .e4m3, .e5m2, .f64, .s8, .u8, .s4, .u4 or .b1');
