@@ -48,7 +48,7 @@ describe('compile diagnostics', () => {
       ['  .shared .align 16 .b8 s[64];\n  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [s], 16;', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32'],
       ['  .shared .align 8 .b64 bar;\n  .shared .align 128 .b8 s[64];\n  cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [%rd1, {%r1}], [bar];', 'cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes'],
       ['  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16'],
-      ['  .reg .f32 %f<8>;\n  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};', 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32'],
+      ['  .reg .f32 %f<8>;\n  mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, {%f4, %f5, %f6, %f7}, %r1, 0x0;', 'mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32'],
       ['  .shared .align 16 .b8 s[256];\n  ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [s];', 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'],
       ['  .reg .f32 %f<8>;\n  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];', 'tex.2d.v4.f32.f32'],
       ['  sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};', 'sust.b.2d.b32.trap'],
@@ -57,6 +57,20 @@ describe('compile diagnostics', () => {
       const e = errorOf(kernel(body));
       expect(e.message).toContain(`error[L001]: instruction \`${name}\` is not supported yet`);
     }
+  });
+
+  it.each([
+    ['mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, {%f4, %f5, %f6, %f7}, %r1, 0x0;', 'sparse `mma.sp` may come later'],
+    ['mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};', '.f16 inputs with .f16 D and .f32 C are not'],
+    ['mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e5m2.f16 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2}, {%r0, %r1};', '.e4m3 inputs with .f32 D and .f16 C are not'],
+    ['mma.sync.aligned.m16n8k16.row.col.satfinite.f32.e4m3.e4m3.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2}, {%f0, %f1, %f2, %f3};', '`.satfinite` is .s8/.u8/.s4/.u4 only'],
+    ['mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r0, %r1}, {%r2}, {%r3}, {%r0, %r1};', '.b1 mma needs `.and.popc` or `.xor.popc`'],
+    ['mma.sync.aligned.m16n8k32.row.col.s32.s4.s8.s32 {%r0, %r1, %r2, %r3}, {%r0, %r1}, {%r2}, {%r0, %r1, %r2, %r3};', 'A and B of different types are .s8/.u8, .s4/.u4 or .e4m3/.e5m2 pairs only'],
+    ['mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r0, %r1}, {%f0, %f1, %f2, %f3};', 'shape .m16n8k16 with .f16 inputs is `.row.col` only'],
+    ['mma.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, {%r0, %r1}, {%r0, %r1, %r2, %r3};', 'shape .m16n8k64 with .s8 inputs is not'],
+  ])('says which mma forms are not supported: %s', (inst, note) => {
+    const e = errorOf(kernel(`  .reg .f32 %f<8>;\n  ${inst}`));
+    expect(e.message).toContain(`error[L001]: instruction \`${inst.split(' ')[0]}\` is not supported yet (${note})`);
   });
 
   it('rejects kernels that require clusters of more than one CTA', () => {

@@ -58,6 +58,10 @@ const FAMILIES: Record<string, string[]> = {
     'tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, p;', 'tcgen05.fence::before_thread_sync;',
     'tcgen05.fence::after_thread_sync;',
   ],
+  'single-bit mma': [
+    'mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2};',
+    'mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r1, %r2, %r3, %r4};',
+  ],
   'sparse and block-scaled mma': [
     'mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r9, 0x0;',
     'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r1, %r2, %r3, %r4}, %r9, 0x1;',

@@ -1,0 +1,53 @@
+// Native CUDA recordings of the matrix kernels: the runs (kernel, launch, inputs) go to
+// native/mma-cases.json (written by native/export-cases.test.ts), record_mma_native.py runs them on
+// an NVIDIA GPU with cupy and writes native/mma_native.json, which the tests compare against when
+// it is there. Words travel as base64 of little-endian u32 arrays.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scalar } from './harness.js';
+
+export const NATIVE_DIR = join(import.meta.dirname, 'native');
+export const CASES_FILE = join(NATIVE_DIR, 'mma-cases.json');
+export const RECORDING_FILE = join(NATIVE_DIR, 'mma_native.json');
+
+/** One launch: kernel arguments are the inputs, then the (poisoned) outputs, then u32 scalars. */
+export interface NativeRun {
+  readonly ptx: string;
+  readonly kernel: string;
+  readonly grid: number | readonly [number, number];
+  readonly block: number;
+  readonly inputs: readonly Uint32Array[];
+  readonly outputWords: readonly number[];
+  readonly scalars: readonly Scalar[];
+}
+
+export const toBase64 = (w: Uint32Array): string => Buffer.from(w.buffer, w.byteOffset, w.byteLength).toString('base64');
+export function fromBase64(s: string): Uint32Array {
+  const b = Buffer.from(s, 'base64');
+  return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+}
+
+/** The JSON record_mma_native.py reads. */
+export function exportRuns(runs: readonly NativeRun[]): string {
+  const json = runs.map((r) => ({
+    ptx: r.ptx, kernel: r.kernel, grid: r.grid, block: r.block,
+    inputs: r.inputs.map(toBase64), outputWords: r.outputWords, scalars: r.scalars.map((s) => s.u32),
+  }));
+  return `${JSON.stringify({ runs: json }, null, 1)}\n`;
+}
+
+interface Recording { readonly device: string; readonly outputs: Record<string, readonly string[]>; readonly errors?: Record<string, string> }
+
+let cached: Recording | null | undefined;
+function recording(): Recording | null {
+  if (cached === undefined) cached = existsSync(RECORDING_FILE) ? (JSON.parse(readFileSync(RECORDING_FILE, 'utf8')) as Recording) : null;
+  return cached;
+}
+
+/** The native outputs of `kernel`, or undefined where nothing was recorded. */
+export function nativeOutputs(kernel: string): Uint32Array[] | undefined {
+  return recording()?.outputs[kernel]?.map(fromBase64);
+}
+
+export const hasRecording = (): boolean => recording() !== null;
+export const recordedDevice = (): string => recording()?.device ?? '';
