@@ -23,10 +23,9 @@ fn f32_sat(x: f32) -> f32 { return select(clamp(x, 0.0f, 1.0f), 0.0f, f32_isnan(
 // Float compare of f32 bits (f16/bf16 widen exactly): 0 less, 1 equal, 2 greater, 3 unordered.
 // setp tests bit `cmp` of a mask of the outcomes it accepts.
 fn f32r_cmp(a: u32, b: u32) -> u32 {
-  if (f32r_isnan(a) | f32r_isnan(b)) { return 3u; }
   let ka = select(i32(a), -i32(a & 0x7fffffffu), (a >> 31u) != 0u);
   let kb = select(i32(b), -i32(b & 0x7fffffffu), (b >> 31u) != 0u);
-  return select(select(1u, 2u, ka > kb), 0u, ka < kb);
+  return select(select(select(1u, 2u, ka > kb), 0u, ka < kb), 3u, f32r_isnan(a) | f32r_isnan(b));
 }
 fn f32r_setp(a: u32, b: u32, mask: u32) -> bool { return ((mask >> f32r_cmp(a, b)) & 1u) != 0u; }
 
@@ -38,13 +37,11 @@ fn f32r_minmax(a0: u32, b0: u32, is_max: bool, nan: bool, xorsign: bool) -> u32 
   let b = select(b0, b0 & 0x7fffffffu, xorsign);
   let an = f32r_isnan(a);
   let bn = f32r_isnan(b);
-  if ((an & bn) | ((an | bn) & nan)) { return 0x7fffffffu; }
-  if (an) { return b | select(0u, sx, xorsign); }
-  if (bn) { return a | select(0u, sx, xorsign); }
   let c = f32r_cmp(a, b);
-  var r = select(a, b, (c == 0u) == is_max);
-  if (c == 1u) { r = select(a | b, a & b, is_max); }
-  return r | select(0u, sx, xorsign);
+  // equal: +0 and -0 (or equal bits): max takes the AND of the bits (+0), min the OR (-0)
+  let ordered = select(select(a, b, (c == 0u) == is_max), select(a | b, a & b, is_max), c == 1u);
+  let r = select(select(ordered, a, bn), b, an) | select(0u, sx, xorsign);
+  return select(r, 0x7fffffffu, (an & bn) | ((an | bn) & nan));
 }
 
 // .sat on f32 bits: clamp to [0, 1]; NaN and -0 give +0.
@@ -53,19 +50,20 @@ fn f32r_sat(u: u32) -> u32 { return select(min(u, 0x3f800000u), 0u, ((u >> 31u) 
 // .approx functions: the WGSL built-in for finite arguments, PTX's results for the special ones.
 // A subnormal argument is scaled by 2^64 in integers first (m * 2^-149 = f32(m) * 2^-85 exactly):
 // a device may flush it on its way into the built-in (NVIDIA's Vulkan driver does).
+// Branch-free (selects, not returns) on purpose: inlined into an unrolled loop, a branch per call
+// splits the straight-line code the driver would otherwise schedule as one (n-body on an H100).
 fn f32r_rsqrt(u: u32) -> u32 {
-  if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
-  if ((u & 0x7fffffffu) == 0u) { return u | 0x7f800000u; }
-  if (u == 0x7f800000u) { return 0u; }
-  if (u < 0x800000u) { return f32r_canon(inverseSqrt(f32(u) * 0x1p-85f) * 0x1p32f); }
-  return f32r_canon(inverseSqrt(bitcast<f32>(u)));
+  let sub = u < 0x800000u;
+  let r = bitcast<u32>(inverseSqrt(select(bitcast<f32>(u), f32(u) * 0x1p-85f, sub)) * select(1.0f, 0x1p32f, sub));
+  let special = select(select(r, 0u, u == 0x7f800000u), u | 0x7f800000u, (u & 0x7fffffffu) == 0u);
+  return select(special, 0x7fffffffu, f32r_isnan(u) | (u > 0x80000000u) | f32r_isnan(r));
 }
 // sqrt.approx: NaN for every negative argument (-0 excepted), subnormals scaled as for rsqrt.
 fn f32r_sqrt_approx(u: u32) -> u32 {
-  if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }
-  if ((u & 0x7fffffffu) == 0u) { return u; }
-  if (u < 0x800000u) { return f32r_canon(sqrt(f32(u) * 0x1p-85f) * 0x1p-32f); }
-  return f32r_canon(sqrt(bitcast<f32>(u)));
+  let sub = u < 0x800000u;
+  let r = bitcast<u32>(sqrt(select(bitcast<f32>(u), f32(u) * 0x1p-85f, sub)) * select(1.0f, 0x1p-32f, sub));
+  let special = select(r, u, (u & 0x7fffffffu) == 0u);
+  return select(special, 0x7fffffffu, f32r_isnan(u) | (u > 0x80000000u) | f32r_isnan(r));
 }
 fn f32r_lg2(u: u32) -> u32 {
   if (f32r_isnan(u) | (u > 0x80000000u)) { return 0x7fffffffu; }

@@ -222,8 +222,7 @@ fn fr_ftz(h: u32, fb: u32, eb: u32) -> u32 {
 fn fr_absneg(u: u32, neg: bool, fb: u32, eb: u32) -> u32 {
   let sign = 1u << (fb + eb);
   let inf = ((1u << eb) - 1u) << fb;
-  if ((u & (sign - 1u)) > inf) { return sign - 1u; }
-  return select(u & (sign - 1u), u ^ sign, neg);
+  return select(select(u & (sign - 1u), u ^ sign, neg), sign - 1u, (u & (sign - 1u)) > inf);
 }
 
 // mul.ftz/fma.ftz results: NVIDIA detects tininess before rounding in IEEE 754's sense: the

@@ -31,9 +31,13 @@ export type ReplayMode = 'on' | 'off' | 'always';
 /** The state of the region being written: its test so far and the operands already guarded. */
 interface RegionState {
   ok: string | undefined;
+  /** Whether some fma result equals its addend (`eq` chain; see checkedMember). */
+  eq: string | undefined;
   /** Values known not to be subnormal while the test holds (checked results). */
   readonly safe: Set<ValueId>;
   readonly guarded: Set<ValueId>;
+  /** fma factors tested for subnormals only when `eq` holds. */
+  readonly deferred: ValueId[];
 }
 
 const KIND_CODE: Readonly<Record<CheckedArith, number>> = { add: 0, sub: 1, mul: 2, fma: 3 };
@@ -211,7 +215,7 @@ export class FunctionEmitter implements InstContext {
       if (!r || !arith) this.inst(data.inst, data.results, data.span);
       else {
         let state = states.get(r);
-        if (!state) states.set(r, (state = { ok: undefined, safe: new Set(), guarded: new Set() }));
+        if (!state) states.set(r, (state = { ok: undefined, eq: undefined, safe: new Set(), guarded: new Set(), deferred: [] }));
         this.checkedMember(state, data, arith);
       }
       if (r && r.last === id) this.replayRegion(r, states.get(r));
@@ -222,7 +226,12 @@ export class FunctionEmitter implements InstContext {
    * A checked operation in a region: the native result and the region's test. The test fails
    * for a result that is zero, below 2^-100 in magnitude or NaN (what a flushed operand or
    * result can make of it, round32.wgsl f32r_suspect; an infinite result is right either way),
-   * and for a subnormal fma operand that no checked result of the region vouches for.
+   * and for a subnormal fma addend that no checked result of the region vouches for. A
+   * subnormal factor, flushed, leaves the addend as the result (or a zero or NaN the result test
+   * catches), so each fma with an unvouched factor adds only `r == c` to a second chain, and the
+   * factors themselves are tested (in integers, two operations each) only when that chain holds:
+   * where a loaded factor feeds each fma (a GEMM), that is one float compare per fma instead of
+   * two integer tests per factor.
    */
   private checkedMember(state: RegionState, data: InstData, arith: CheckedArith): void {
     const { inst, results, span } = data;
@@ -232,22 +241,42 @@ export class FunctionEmitter implements InstContext {
     this.results = results;
     const constants = this.constantOperands(inst);
     const tests: string[] = [];
+    let addendCheck: string | undefined;
     if (arith === 'fma') {
-      for (const v of operandsOf(inst)) {
-        if (state.safe.has(v) || state.guarded.has(v)) continue;
+      operandsOf(inst).forEach((v, i) => {
+        if (state.safe.has(v) || this.normalConstant(v)) return;
+        if (i < 2) {
+          addendCheck = `(v${r} == ${this.ref(inst.op === 'fma' ? inst.c : v)})`;
+          if (!state.deferred.includes(v)) state.deferred.push(v);
+          return;
+        }
+        if (state.guarded.has(v)) return;
         state.guarded.add(v);
         tests.push(`!${this.call('f32r_tiny_in', `bitcast<u32>(${this.ref(v)})`)}`);
-      }
+      });
     }
     const expr = fastArith(this, inst, arith);
-    for (const v of constants) this.inlined.delete(v);
     this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
     tests.push(`(abs(v${r}) >= bitcast<f32>(0x0d800000u))`);
     state.safe.add(r);
     const ok = this.temp('ok');
     this.line(`let ${ok} = ${[...(state.ok ? [state.ok] : []), ...tests].join(' & ')};`);
     state.ok = ok;
+    if (addendCheck) {
+      const eq = this.temp('eq');
+      this.line(`let ${eq} = ${state.eq ? `${state.eq} | ` : ''}${addendCheck};`);
+      state.eq = eq;
+    }
+    for (const v of constants) this.inlined.delete(v);
     this.at = -1;
+  }
+
+  /** Whether `v` is a constant whose f32 bits are not subnormal (its test is known to pass). */
+  private normalConstant(v: ValueId): boolean {
+    const def = this.fn.defOf(v);
+    if (def?.op !== 'const') return false;
+    const bits = Number(def.bits & 0x7fffffffn);
+    return bits === 0 || bits >= 0x800000;
   }
 
   /**
@@ -300,7 +329,9 @@ export class FunctionEmitter implements InstContext {
     }
     this.depth = savedDepth;
     const size = first + r.members.length;
-    this.line(`if (${this.replay === 'always' ? 'true' : `!${state.ok}`}) {`);
+    const tiny = state.deferred.map((v) => this.call('f32r_tiny_in', `bitcast<u32>(${this.ref(v)})`));
+    const failed = state.eq && tiny.length > 0 ? `!${state.ok} || (${state.eq} && (${tiny.join(' | ')}))` : `!${state.ok}`;
+    this.line(`if (${this.replay === 'always' ? 'true' : failed}) {`);
     this.depth++;
     this.line(`var ${x}: array<u32, ${size}>;`);
     inputs.forEach((v, i) => this.line(`${x}[${i}] = ${wgslType(this.fn.typeOf(v)) === 'f32' ? `bitcast<u32>(${this.ref(v)})` : this.ref(v)};`));
