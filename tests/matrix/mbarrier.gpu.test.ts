@@ -305,7 +305,7 @@ describe('mbarrier and bulk copy diagnostics', () => {
   });
 });
 
-// Native recordings (record_mbarrier.py on an H100): the JS references must agree with NVIDIA's
+// Native recordings (record_mbarrier.py on an sm_90 GPU, named in the file): the JS references must agree with NVIDIA's
 // hardware on the recorded inputs, so the ISA reading behind them is checked where it matters.
 interface NativeCase { entry: string; grid: number; block: number; scalars: number[]; inputs: string[]; outputs: string[] }
 const NATIVE = join(KERNELS, 'mbarrier_native.json');

@@ -50,7 +50,8 @@ __device__ void ws_body(const float *in, float *out, int tiles) {
     for (int s = 0; s < STAGES; s++) { ptx::mbarrier_init(&full[s], 1); ptx::mbarrier_init(&empty[s], consumers / 32); }
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
   }
-  if (threadIdx.x < TILE) res[threadIdx.x] = 0.f;
+  // a block may have fewer threads than res has words (96): shared memory starts undefined
+  for (int i = threadIdx.x; i < TILE; i += blockDim.x) res[i] = 0.f;
   __syncthreads();
   const float *base = in + (size_t)blockIdx.x * tiles * TILE;
   if (warp == blockDim.x / 32 - 1) {
@@ -77,8 +78,10 @@ __device__ void ws_body(const float *in, float *out, int tiles) {
       __syncwarp();
       if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
     }
-    ptx::fence_proxy_async(ptx::space_shared);
   }
+  // every thread wrote res (the zeros, the sums): each makes its stores visible to the async
+  // proxy before the barrier that orders them ahead of the bulk store
+  ptx::fence_proxy_async(ptx::space_shared);
   __syncthreads();
   if (threadIdx.x == 0) {
     ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + blockIdx.x * TILE, res, TILE * 4);
