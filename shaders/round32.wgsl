@@ -261,9 +261,11 @@ fn fr_clamp(h: u32, relu: bool, satfinite: bool, fb: u32, eb: u32) -> u32 {
 // take the integer path (which also gives NaNs NVIDIA's canonical bits). One test on the result
 // instead of one per operand matters: each check is inlined at every add and mul of a kernel.
 fn f32r_suspect(r: u32) -> bool { return (((r & 0x7fffffffu) + 0x00800000u) & 0x7f800000u) < 0x0e000000u; }
+// A zero sum of operands equal but for the sign is exact (+0): real code subtracts equal values
+// often (x - max(x), magic-number rounding), and the slow path there would run for nothing.
 fn f32r_add_rn(a: u32, b: u32) -> u32 {
   let r = bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b));
-  if (f32r_suspect(r)) { return fr_add(a, b, 0u, 23u, 8u); }
+  if (f32r_suspect(r) & ((r != 0u) | ((a ^ b) != 0x80000000u))) { return fr_add(a, b, 0u, 23u, 8u); }
   return r;
 }
 fn f32r_mul_rn(a: u32, b: u32) -> u32 {

@@ -97,8 +97,11 @@ function inputs(n: number): Uint32Array {
         : k === 2 ? rnd()
           : ((rnd() & 0x807fffff) | ((120 + (rnd() % 16)) << 23)) >>> 0;
   }
-  // x - x, -0 + -0, subnormal * infinity, an fma whose subnormal c moves the rounding
-  out.set([0x3f800001, 0x3f800001, 0x00000000, 0x80000000, 0x80000000, 0x80000000, 0x00000010, 0x7f800000, 0x3f800000, 0x3f800001, 0x3f7ffffe, 0x00000001], 0);
+  // x - x, -0 + -0, subnormal * infinity, an fma whose subnormal c moves the rounding, x + -x
+  // (an exact +0 the test lets through), a NaN minus itself (equal bits, still a NaN), a
+  // subnormal factor of an fma whose addend is then the native result
+  out.set([0x3f800001, 0x3f800001, 0x00000000, 0x80000000, 0x80000000, 0x80000000, 0x00000010, 0x7f800000, 0x3f800000, 0x3f800001, 0x3f7ffffe, 0x00000001,
+    0x40400000, 0xc0400000, 0x3f800000, 0x7f800001, 0x7f800001, 0x3f800000, 0x00400000, 0x7e800000, 0x3f800000], 0);
   return out;
 }
 
