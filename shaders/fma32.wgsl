@@ -112,3 +112,30 @@ fn f32_fma_checked(a: u32, b: u32, c: u32) -> u32 {
   }
   return r;
 }
+
+// fma.{rz,rm,rp}.f32 on a device whose fma() is fused: the nearest result r, then the sign of the
+// exact residual a*b + c - r, which is RN(a*b + (c - r)) computed by a second fma when c - r is
+// exact (Sterbenz: c and r of one sign within a factor of two, the case of expf's magic-number
+// rounding and of accumulations) and the residual cannot underflow (the product is zero or at
+// least 2^-60, r at least 2^-100, so the residual is a multiple of 2^-124 or more); r then moves
+// one ulp toward the rounding direction when the residual points that way. Anything else (a
+// subnormal operand the device may flush, a special value, a product far below c, cancellation)
+// takes the integer helper (round32.wgsl f32r_fma).
+fn f32r_fma_directed(a: u32, b: u32, c: u32, rm: u32) -> u32 {
+  let fa = bitcast<f32>(a); let fb = bitcast<f32>(b); let fc = bitcast<f32>(c);
+  let r = fma(fa, fb, fc);
+  let u = bitcast<u32>(r);
+  let zero_factor = ((a << 1u) == 0u) | ((b << 1u) == 0u);
+  let ok = ((abs(fa * fb) >= 0x1p-60f) | zero_factor) & (((u ^ c) & 0x80000000u) == 0u)
+    & (abs(r) >= 0x1p-100f) & ((u & 0x7f800000u) != 0x7f800000u)
+    & (abs(fc) <= 2.0f * abs(r)) & (abs(r) <= 2.0f * abs(fc));
+  if (!ok) { return f32r_fma(a, b, c, rm); }
+  let e = fma(fa, fb, fc - r);
+  let neg = r < 0.0f;
+  // the exact value lies beyond r (grow) or between r and zero (shrink)
+  let grow = (e != 0.0f) & ((e < 0.0f) == neg);
+  let shrink = (e != 0.0f) & !grow;
+  let inc = grow & (((rm == 2u) & neg) | ((rm == 3u) & !neg));
+  let dec = shrink & ((rm == 1u) | ((rm == 2u) & !neg) | ((rm == 3u) & neg));
+  return u + select(0u, 1u, inc) - select(0u, 1u, dec);
+}

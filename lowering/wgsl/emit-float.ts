@@ -110,7 +110,8 @@ export function fma(cx: ExprContext, i: InstOf<'fma'>): string {
   if (isHalf(i.type)) return halfFma(cx, i);
   if (T.isFloat(i.type, 32) && (i.rounding === 'rz' || i.rounding === 'rm' || i.rounding === 'rp')) {
     const [a, b, c] = [bitsIn(cx, i.a, i.ftz), bitsIn(cx, i.b, i.ftz), bitsIn(cx, i.c, i.ftz)];
-    const r = cx.call('f32r_fma', a, b, c, mode(i.rounding));
+    // a fused fma() gives the nearest result and the sign of the residual (fma32.wgsl)
+    const r = cx.call(cx.nativeFma ? 'f32r_fma_directed' : 'f32r_fma', a, b, c, mode(i.rounding));
     return bitsOut(cx, i.type, i.ftz ? cx.call('fr_tiny', r, a, b, c, 'true', '23u', '8u') : r, i.ftz, i.sat);
   }
   if (!check32(cx, i.type, 'fma') || !roundingOk(cx, i.rounding, 'fma')) return '0.0f';
