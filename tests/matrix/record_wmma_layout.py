@@ -2,7 +2,8 @@
 """Records NVIDIA's wmma fragment layouts and native wmma results on the GPU machine.
 
 Runs the kernels of tests/matrix/kernels/wmma_layout.ptx (see wmma_layout.cu) and
-wmma_gemm.ptx and writes tests/matrix/kernels/wmma_layout.json:
+wmma_gemm.ptx and writes tests/matrix/kernels/wmma_layout.json (device, fragments, errors) and
+wmma_native.json (device, mma, gemm):
 
   fragments: for each load/store configuration "<a|b|c|d>_<shape>_<type>_<row|col>":
     {"rows", "cols", "regs": PTX registers per lane, "per": elements per register,
@@ -460,14 +461,19 @@ def main():
     if '--selftest' in sys.argv:
         selftest()
         return
+    import cupy as cp
     result = record(*cupy_runners())
-    path = os.path.join(KERNELS, 'wmma_layout.json')
-    with open(path, 'w') as f:
-        json.dump(result, f, separators=(',', ':'))
-        f.write('\n')
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    device = props['name'].decode() if isinstance(props['name'], bytes) else str(props['name'])
+    files = {'wmma_layout.json': {'device': device, 'fragments': result['fragments'], 'errors': result['errors']},
+             'wmma_native.json': {'device': device, 'mma': result['mma'], 'gemm': result['gemm']}}
+    for name, data in files.items():
+        with open(os.path.join(KERNELS, name), 'w') as f:
+            json.dump(data, f, separators=(',', ':'))
+            f.write('\n')
     bad = sum(1 for f in result['fragments'].values() for lane in f['at'] for x in lane if x < 0)
-    print(f"wrote {path}: {len(result['fragments'])} fragment layouts ({bad} unmapped elements), "
-          f"{len(result['mma'])} mma, {len(result['gemm'])} gemm, errors: {result['errors']}")
+    print(f"wrote {KERNELS}/wmma_layout.json: {len(result['fragments'])} fragment layouts ({bad} unmapped elements); "
+          f"wmma_native.json: {len(result['mma'])} mma, {len(result['gemm'])} gemm; errors: {result['errors']}")
 
 
 if __name__ == '__main__':
