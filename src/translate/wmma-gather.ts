@@ -61,9 +61,11 @@ export class FragmentGather {
   /** Bits of element s of a register word (i32), or the word itself for whole registers. */
   private piece(word: ValueId, s: number): ValueId {
     if (this.bits >= 32) return word;
-    const x = this.x;
-    const shifted = s === 0 ? word : x.bin('shr_u', word, x.k(s * this.bits));
-    return this.bits === 32 - s * this.bits ? shifted : x.bin('and', shifted, x.k(2 ** this.bits - 1));
+    return this.x.memo(`piece ${word}.${s}.${this.bits}`, () => {
+      const x = this.x;
+      const shifted = s === 0 ? word : x.bin('shr_u', word, x.k(s * this.bits));
+      return this.bits === 32 - s * this.bits ? shifted : x.bin('and', shifted, x.k(2 ** this.bits - 1));
+    });
   }
 
   /** The element want[lane] of this fragment, as its bits (i32; f64 for .f64). */

@@ -98,6 +98,7 @@ export class WmmaMma {
   private dot(A: FragmentGather, B: FragmentGather, i: readonly number[], j: readonly number[], c: ValueId): ValueId {
     const { cx, f, span } = this;
     if (!this.float && f.input !== 'f64') return this.intDot(A, B, i, j, c);
+    // the product is exact in f32, so whether it is fused with the sum (contract-mul-add) does not matter
     let acc = c;
     for (let k = 0; k < f.k; k++) {
       const av = this.input(A.element(this.wantA(i, k)));
