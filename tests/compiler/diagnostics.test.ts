@@ -47,7 +47,8 @@ describe('compile diagnostics', () => {
     const cases: [string, string][] = [
       ['  .shared .align 16 .b8 s[64];\n  cp.async.bulk.global.shared::cta.bulk_group [%rd1], [s], 16;', 'cp.async.bulk.global.shared::cta.bulk_group'],
       ['  .shared .align 8 .b64 bar;\n  mbarrier.init.shared.b64 [bar], 32;', 'mbarrier.init.shared.b64'],
-      ['  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16'],
+      ['  wmma.load.a.sync.aligned.row.m16n16k16.local.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.local.f16'],
+      ['  .reg .f32 %f<8>;\n  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};', 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite'],
       ['  .reg .f32 %f<8>;\n  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};', 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32'],
       ['  .shared .align 16 .b8 s[256];\n  ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [s];', 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'],
       ['  .reg .f32 %f<8>;\n  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];', 'tex.2d.v4.f32.f32'],
