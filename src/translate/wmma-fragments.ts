@@ -11,12 +11,7 @@
  * (`.alayout.blayout`); accumulators do not (the generator checks it), and f16 accumulators
  * differ from f32 and s32 ones only in their packing.
  */
-import { WMMA_LAYOUTS } from './wmma-layouts.generated.js';
-
-/** A layout as generated: XOR-linear in the bits of lane and element, or the whole table. */
-export type RecordedLayout = {
-  readonly rows: number; readonly cols: number; readonly regs: number; readonly per: number;
-} & ({ readonly origin: number; readonly lane: readonly number[]; readonly element: readonly number[] } | { readonly table: string });
+import { WMMA_LAYOUTS, type RecordedLayout } from './wmma-layouts.generated.js';
 
 export interface FragmentLayout {
   readonly rows: number;

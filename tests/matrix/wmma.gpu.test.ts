@@ -5,11 +5,13 @@
 //    (kernels/wmma_layout.json) puts there; every st_d_* kernel stores a fragment whose elements
 //    name their lane and index: each must land where the recording says;
 //  - every mma_* kernel runs on the inputs the H100 ran them on; D must equal the JS reference
-//    (wmma-reference.ts) bit for bit, on the `auto` and forced `emulated` warp paths.
+//    (wmma-reference.ts) bit for bit, on the `auto` and forced `emulated` warp paths; the
+//    subgroups path's WGSL must at least validate here (lavapipe has no 32-lane subgroups).
 // How the H100's own D compares with that reference is wmma-native.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { releaseDefaultDevice } from '../../runtime/device.js';
-import { POISON, runKernel, type WarpPath } from './harness.js';
+import { getDefaultDevice, releaseDefaultDevice } from '../../runtime/device.js';
+import { compile } from '../../src/compile.js';
+import { POISON, kernelSource, runKernel, type WarpPath } from './harness.js';
 import { Random } from './reference.js';
 import {
   BITS, LAYOUTS, NATIVE, address, expectedMma, leading, mmaInputs, mmaKernel, packMemory, randomElements, seedOf, unpackMemory,
@@ -94,5 +96,16 @@ describe.each(paths)('wmma.mma, warpPath %s', (warpPath) => {
     expect(warpPath === 'emulated' ? ['emulated'] : ['emulated', 'subgroups']).toContain(run.path);
     const got = unpackMemory(d, new Uint8Array((run.outputs[0] as Uint32Array).buffer), problems * m * n);
     expect(got.map((v) => v.toString(16))).toEqual(expectedMma(mk, A, B, C).map((v) => v.toString(16)));
+  });
+});
+
+describe('the subgroups path of every wmma.mma kernel is valid WGSL', () => {
+  it.each(Object.keys(NATIVE.mma))('%s', async (name) => {
+    const [k] = compile(kernelSource('wmma_layout'), { entry: name, warpPath: 'subgroups' }).kernels;
+    expect(k?.wgsl).toMatch(/subgroupShuffle\(/);
+    const device = await getDefaultDevice();
+    if (!device.features.has('subgroups')) return;
+    const info = await device.createShaderModule({ code: k?.wgsl ?? '' }).getCompilationInfo();
+    expect(info.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([]);
   });
 });
