@@ -100,6 +100,8 @@ const SAMPLES = {
   'movmatrix': 'movmatrix.sync.aligned.m8n8.trans.b16 %r0, %r1;',
   mma: 'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r1, %r2}, {%r3}, {%f4, %f5, %f6, %f7};',
   'wmma.load': 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd2], 16;',
+  'wmma.store': 'wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;',
+  'wmma.mma': 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15};',
   'wgmma.fence': 'wgmma.fence.sync.aligned;', 'wgmma.commit_group': 'wgmma.commit_group.sync.aligned;', 'wgmma.wait_group': 'wgmma.wait_group.sync.aligned 0;',
   tex: 'tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}];', tld4: 'tld4.r.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}];',
   txq: 'txq.width.b32 %r0, [%rd1];', suld: 'suld.b.1d.b32.trap {%r0}, [%rd1, {%r1}];', sust: 'sust.b.1d.b32.trap [%rd1, {%r1}], {%r2};',

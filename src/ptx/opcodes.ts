@@ -214,7 +214,7 @@ const ROWS: readonly RowSpec[] = [
   // matrix
   ['wmma.load', 2, 3, extra('a b c'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
   ['wmma.store', 2, 3, extra('d'), SYNC, ALIGNED, LAYOUTS, SHAPE, SPACE, ALL],
-  ['wmma.mma', 4, 4, SYNC, ALIGNED, LAYOUTS, SHAPE, RND, SATFINITE, ALL],
+  ['wmma.mma', 4, 4, g('boolOp', 'and xor'), extra('popc'), SYNC, ALIGNED, LAYOUTS, SHAPE, RND, SATFINITE, ALL],
   ['mma', 4, 9, extra('sp sp::ordered_metadata'), SYNC, ALIGNED, SHAPE, LAYOUTS, MMA_KIND, extra('block_scale'), extra('scale_vec::1X scale_vec::2X scale_vec::4X'), SATFINITE, ALL, g('boolOp', 'and xor'), g('mode', 'popc'), MMA_SCALE_TYPE],
   ['ldmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL, extra('b8x16 b6x16_p32 b4x16_p64')],
   ['stmatrix', 2, 2, SYNC, ALIGNED, SHAPE, COUNT, TRANS, SPACE, ALL],

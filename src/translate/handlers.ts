@@ -7,6 +7,7 @@ import { cp } from './handlers-async-copy.js';
 import { MATRIX_HANDLERS } from './handlers-matrix.js';
 import { mbarrier } from './handlers-mbarrier.js';
 import { mma } from './handlers-mma.js';
+import { wmma } from './handlers-wmma.js';
 import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
@@ -44,5 +45,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   mbarrier,
   ...MATRIX_HANDLERS,
   mma,
+  wmma,
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };

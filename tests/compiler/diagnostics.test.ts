@@ -47,8 +47,9 @@ describe('compile diagnostics', () => {
     const cases: [string, string][] = [
       ['  .shared .align 16 .b8 s[64];\n  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [s], 16;', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32'],
       ['  .shared .align 8 .b64 bar;\n  .shared .align 128 .b8 s[64];\n  cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [%rd1, {%r1}], [bar];', 'cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes'],
-      ['  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.global.f16'],
       ['  .reg .f32 %f<8>;\n  mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, {%f4, %f5, %f6, %f7}, %r1, 0x0;', 'mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32'],
+      ['  wmma.load.a.sync.aligned.row.m16n16k16.local.f16 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], 16;', 'wmma.load.a.sync.aligned.row.m16n16k16.local.f16'],
+      ['  .reg .f32 %f<8>;\n  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};', 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite'],
       ['  .shared .align 16 .b8 s[256];\n  ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [s];', 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'],
       ['  .reg .f32 %f<8>;\n  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];', 'tex.2d.v4.f32.f32'],
       ['  sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};', 'sust.b.2d.b32.trap'],

@@ -15,8 +15,8 @@ export type WarpPath = 'auto' | 'subgroups' | 'emulated';
 
 export interface MatrixRun { readonly outputs: Uint32Array[]; readonly path: string }
 
-/** A scalar kernel argument (u32), after the buffers. */
-export interface Scalar { readonly u32: number }
+/** A scalar kernel argument (u32 or f32), after the buffers. */
+export type Scalar = { readonly u32: number } | { readonly f32: number };
 
 /**
  * Launches `kernel` of `ptx` on `grid` x `block` threads with the input words and `outputWords`
@@ -33,12 +33,45 @@ export async function runMatrixKernel(
     const fn = mod.getFunction(kernel);
     const ins = inputs.map((w) => { const b = c.malloc(Math.max(4, w.byteLength)); c.memcpyHtoD(b, w); return b; });
     const outs = outputWords.map((w) => { const b = c.malloc(4 * w); c.memcpyHtoD(b, new Uint32Array(w).fill(POISON)); return b; });
-    const args = [...ins, ...outs, ...scalars.map((s) => s.u32)];
+    const args = [...ins, ...outs, ...scalars.map((s) => ('u32' in s ? s.u32 : s.f32))];
     const config = { grid: launch.grid, block: launch.block };
     const compiled = await fn.prepareAsync(config, args);
     fn.launch(config, args);
     const outputs = outputWords.map((w) => new Uint32Array(w));
     for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, outs[i] as never);
+    return { outputs, path: compiled.layout.warp.path };
+  } finally {
+    c.destroy();
+  }
+}
+
+/** A kernel argument of runKernel, in parameter order: an input buffer, a poisoned output buffer of `out` words, or a scalar. */
+export type Arg = { readonly in: Uint32Array } | { readonly out: number } | Scalar;
+
+/** Launches `kernel` with `args` in the kernel's parameter order; returns the output buffers in order. */
+export async function runKernel(
+  ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number }, args: readonly Arg[], warpPath: WarpPath,
+): Promise<MatrixRun> {
+  const c = await createContext({});
+  try {
+    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
+    const fn = mod.getFunction(kernel);
+    const outs: { buffer: unknown; words: number }[] = [];
+    const values = args.map((a) => {
+      if ('in' in a) { const b = c.malloc(Math.max(4, a.in.byteLength)); c.memcpyHtoD(b, a.in); return b; }
+      if ('out' in a) {
+        const b = c.malloc(4 * a.out);
+        c.memcpyHtoD(b, new Uint32Array(a.out).fill(POISON));
+        outs.push({ buffer: b, words: a.out });
+        return b;
+      }
+      return 'u32' in a ? a.u32 : a.f32;
+    });
+    const config = { grid: launch.grid, block: launch.block };
+    const compiled = await fn.prepareAsync(config, values);
+    fn.launch(config, values);
+    const outputs = outs.map((o) => new Uint32Array(o.words));
+    for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, (outs[i] as { buffer: unknown }).buffer as never);
     return { outputs, path: compiled.layout.warp.path };
   } finally {
     c.destroy();
