@@ -265,7 +265,7 @@ fn f32r_suspect(r: u32) -> bool { return (((r & 0x7fffffffu) + 0x00800000u) & 0x
 // often (x - max(x), magic-number rounding), and the slow path there would run for nothing.
 fn f32r_add_rn(a: u32, b: u32) -> u32 {
   let r = bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b));
-  if (f32r_suspect(r) && ((r != 0u) || ((a ^ b) != 0x80000000u))) { return fr_add(a, b, 0u, 23u, 8u); }
+  if (f32r_suspect(r) & ((r != 0u) | ((a ^ b) != 0x80000000u))) { return fr_add(a, b, 0u, 23u, 8u); }
   return r;
 }
 fn f32r_mul_rn(a: u32, b: u32) -> u32 {
