@@ -1,0 +1,200 @@
+/**
+ * Writes a replay region (replay-regions.ts plans them): its checked f32 arithmetic natively with
+ * one test ANDed over the region, then, where the test fails, the region replayed exactly by a
+ * loop over a small program through one shared exact fma.
+ */
+import type { InstId, ValueId } from '../../src/ir/entities.js';
+import type { IrFunction, InstData } from '../../src/ir/function.js';
+import { operandsOf } from '../../src/ir/inst.js';
+import type { ExprContext } from './expr-context.js';
+import { fastArith, type CheckedArith } from './emit-float.js';
+import type { ReplayRegion } from './replay-regions.js';
+import { wgslType } from './types.js';
+
+/**
+ * 'on' where the checked f32 arithmetic would otherwise be inlined per operation, 'off' to inline
+ * it, 'always' to replay every region (tests: the exact replay runs even on a device whose native
+ * arithmetic is already exact).
+ */
+export type ReplayMode = 'on' | 'off' | 'always';
+
+/** Lines taken out of the function's text, with the PTX source offset of each. */
+export interface Cut { readonly lines: string[]; readonly offsets: number[] }
+
+/** What writing a region needs of the function emitter (FunctionEmitter implements it). */
+export interface ReplayHost extends ExprContext {
+  readonly fn: IrFunction;
+  /** Runs `write` positioned at the instruction, its all-constant operands as run-time lets. */
+  positioned<T>(data: InstData, write: () => T): T;
+  /** An instruction's value as an expression, its statements written first, as usual. */
+  expressionOf(data: InstData): string | undefined;
+  /** `vN = e;` or `let vN = e;`, as the value's home requires. */
+  define(v: ValueId, expr: string): void;
+  /** Refers to `v` by `text` from now on; undefined: as usual again. */
+  rename(v: ValueId, text: string | undefined): void;
+  indent(delta: number): void;
+  readonly lineCount: number;
+  /** Takes out the lines written from line `from` on. */
+  cut(from: number): Cut;
+  paste(cut: Cut): void;
+}
+
+const KIND_CODE: Readonly<Record<CheckedArith, number>> = { add: 0, sub: 1, mul: 2, fma: 3 };
+/** 2^-100 as f32 bits: results below it (and zeros, NaNs) fail the test (round32.wgsl f32r_suspect). */
+const TINY = 'bitcast<f32>(0x0d800000u)';
+
+export class ReplayWriter {
+  /** The region's test so far (a `let` chain), and whether some fma result equals its addend. */
+  private ok: string | undefined;
+  private eq: string | undefined;
+  /** Values known not to be subnormal while the test holds (checked results). */
+  private readonly safe = new Set<ValueId>();
+  /** fma addends already tested for subnormals. */
+  private readonly guarded = new Set<ValueId>();
+  /** fma factors tested for subnormals only when `eq` holds. */
+  private readonly deferred: ValueId[] = [];
+
+  constructor(private readonly host: ReplayHost, readonly region: ReplayRegion, private readonly mode: ReplayMode) {}
+
+  /**
+   * Writes a checked member natively with its part of the test; false for a member replayed by
+   * its own text (the caller writes it as usual).
+   *
+   * The test fails for a result that is zero, below 2^-100 in magnitude or NaN (what a flushed
+   * operand or result can make of it; an infinite result is right either way), and for a
+   * subnormal fma addend that no checked result of the region vouches for. A subnormal factor,
+   * flushed, leaves the addend as the result (or a zero or NaN the result test catches), so an
+   * fma with an unvouched factor adds only `r == c` to a second chain, and the factors are tested
+   * (in integers, two operations each) only when that chain holds: where a loaded factor feeds
+   * each fma (a GEMM), one float compare per fma instead of two integer tests per factor.
+   */
+  member(id: InstId, data: InstData): boolean {
+    const arith = this.region.members.find((m) => m.inst === id)?.arith;
+    if (!arith) return false;
+    const h = this.host;
+    const { inst } = data;
+    const r = data.results[0] as ValueId;
+    h.positioned(data, () => {
+      const tests: string[] = [];
+      let addendCheck: string | undefined;
+      if (inst.op === 'fma') {
+        operandsOf(inst).forEach((v, i) => {
+          if (this.safe.has(v) || this.normalConstant(v)) return;
+          if (i < 2) {
+            addendCheck = `(v${r} == ${h.ref(inst.c)})`;
+            if (!this.deferred.includes(v)) this.deferred.push(v);
+          } else if (!this.guarded.has(v)) {
+            this.guarded.add(v);
+            tests.push(`!${h.call('f32r_tiny_in', `bitcast<u32>(${h.ref(v)})`)}`);
+          }
+        });
+      }
+      h.define(r, fastArith(h, inst, arith));
+      tests.push(`(abs(v${r}) >= ${TINY})`);
+      this.safe.add(r);
+      const ok = h.temp('ok');
+      h.line(`let ${ok} = ${[...(this.ok ? [this.ok] : []), ...tests].join(' & ')};`);
+      this.ok = ok;
+      if (addendCheck) {
+        const eq = h.temp('eq');
+        h.line(`let ${eq} = ${this.eq ? `${this.eq} | ` : ''}${addendCheck};`);
+        this.eq = eq;
+      }
+    });
+    return true;
+  }
+
+  /**
+   * The replay, after the region's last member: its inputs and results in one array, its
+   * members as a program of (case, operand slots) words run by a loop. Case 0 is every checked
+   * operation, through one exact fma on bit patterns (shaders/fma32.wgsl: add = fma(a, 1, b),
+   * mul = fma(a, b, -0)); each other case is a replayed instruction's own text, its member
+   * operands read from the slots of its word.
+   */
+  finish(): void {
+    if (!this.ok) return;
+    const h = this.host;
+    const fn = h.fn;
+    const r = this.region;
+    const slot = new Map<ValueId, number>();
+    const inputs: ValueId[] = [];
+    for (const m of r.members) {
+      if (!m.arith) continue;
+      for (const v of operandsOf(fn.inst(m.inst).inst)) if (!r.values.has(v) && !slot.has(v)) { slot.set(v, inputs.length); inputs.push(v); }
+    }
+    const first = inputs.length;
+    r.members.forEach((m, k) => slot.set(fn.inst(m.inst).results[0] as ValueId, first + k));
+    const x = h.temp('rx'), prog = h.temp('rp'), k = h.temp('rk'), w = h.temp('rw'), d = h.temp('rd');
+    const word = (vs: readonly ValueId[]): number => vs.reduce((acc, v, i) => acc + (slot.get(v) as number) * 2 ** (10 * i), 0);
+    const asBits = (v: ValueId, text: string): string => (wgslType(fn.typeOf(v)) === 'f32' ? `bitcast<u32>(${text})` : text);
+    const fromBits = (v: ValueId, text: string): string => (wgslType(fn.typeOf(v)) === 'f32' ? `bitcast<f32>(${text})` : text);
+
+    // the replayed instructions' cases, written at the depth they will have, deduplicated by text
+    const cases = new Map<string, number>();
+    const caseCuts: { id: number; cut: Cut }[] = [];
+    const words: string[] = [];
+    h.indent(4);
+    for (const m of r.members) {
+      const data = fn.inst(m.inst);
+      if (m.arith) {
+        words.push(`vec2<u32>(0u, ${(word(operandsOf(data.inst)) + KIND_CODE[m.arith] * 2 ** 30) >>> 0}u)`);
+        continue;
+      }
+      const read = [...new Set(operandsOf(data.inst).filter((v) => r.values.has(v)))];
+      read.forEach((v, i) => h.rename(v, fromBits(v, `${x}[(${w}.y >> ${10 * i}u) & 1023u]`)));
+      const start = h.lineCount;
+      const expr = h.expressionOf(data) ?? '0u';
+      h.line(`${x}[${d}] = ${asBits(data.results[0] as ValueId, expr)};`);
+      for (const v of read) h.rename(v, undefined);
+      const cut = h.cut(start);
+      const key = cut.lines.join('\n');
+      let id = cases.get(key);
+      if (id === undefined) { id = cases.size + 1; cases.set(key, id); caseCuts.push({ id, cut }); }
+      words.push(`vec2<u32>(${id}u, ${word(read)}u)`);
+    }
+    h.indent(-4);
+
+    const tiny = this.deferred.map((v) => h.call('f32r_tiny_in', `bitcast<u32>(${h.ref(v)})`));
+    const failed = this.eq && tiny.length > 0 ? `!${this.ok} || (${this.eq} && (${tiny.join(' | ')}))` : `!${this.ok}`;
+    h.line(`if (${this.mode === 'always' ? 'true' : failed}) {`);
+    h.indent(1);
+    h.line(`var ${x}: array<u32, ${first + r.members.length}>;`);
+    inputs.forEach((v, i) => h.line(`${x}[${i}] = ${asBits(v, h.ref(v))};`));
+    h.line(`var ${prog} = array<vec2<u32>, ${words.length}>(${words.join(', ')});`);
+    h.line(`for (var ${k} = 0u; ${k} < ${words.length}u; ${k}++) {`);
+    h.indent(1);
+    h.line(`let ${w} = ${prog}[${k}];`);
+    h.line(`let ${d} = ${k} + ${first}u;`);
+    h.line(`switch ${w}.x {`);
+    h.indent(1);
+    h.line('case 0u: {');
+    h.indent(1);
+    const a = `${x}[${w}.y & 1023u]`, b = `${x}[(${w}.y >> 10u) & 1023u]`, c = `${x}[(${w}.y >> 20u) & 1023u]`, op = `(${w}.y >> 30u)`;
+    // add: a * 1 + b; sub: a * 1 + (-b); mul: a * b + (-0), exact with the signs of zeros
+    h.line(`let re = ${h.call('f32_fma_exact', a, `select(${b}, 0x3f800000u, ${op} < 2u)`, `select(select(0x80000000u, ${c}, ${op} == 3u), ${b} ^ select(0u, 0x80000000u, ${op} == 1u), ${op} < 2u)`)};`);
+    h.line(`${x}[${d}] = select(re, 0x7fffffffu, (re & 0x7fffffffu) > 0x7f800000u);`);
+    h.indent(-1);
+    h.line('}');
+    for (const { id, cut } of caseCuts) {
+      h.line(`case ${id}u: {`);
+      h.paste(cut);
+      h.line('}');
+    }
+    h.line('default: {}');
+    h.indent(-1);
+    h.line('}');
+    h.indent(-1);
+    h.line('}');
+    for (const v of r.outputs) h.line(`v${v} = ${fromBits(v, `${x}[${slot.get(v) as number}]`)};`);
+    h.indent(-1);
+    h.line('}');
+  }
+
+  /** Whether `v` is a constant whose f32 bits are not subnormal (its test is known to pass). */
+  private normalConstant(v: ValueId): boolean {
+    const def = this.host.fn.defOf(v);
+    if (def?.op !== 'const') return false;
+    const bits = Number(def.bits & 0x7fffffffn);
+    return bits === 0 || bits >= 0x800000;
+  }
+}
