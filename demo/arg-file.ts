@@ -16,7 +16,13 @@ export interface ArgFile {
 }
 
 /** The PTX element type the page's dtypes stand for. */
-const PTX_TYPE: Readonly<Record<Dtype, string>> = { f32: 'f32', i32: 's32', u32: 'u32' };
+const PTX_TYPE: Readonly<Record<Dtype, string>> = { f16: 'f16', f32: 'f32', i32: 's32', u32: 'u32' };
+
+/** Bytes per element. */
+export const DTYPE_BYTES: Readonly<Record<Dtype, number>> = { f16: 2, f32: 4, i32: 4, u32: 4 };
+
+/** A buffer argument on the host: f16 elements as their bits (JavaScript has no half type everywhere yet). */
+export type HostElements = Float32Array | Int32Array | Uint32Array | Uint16Array;
 
 export async function readArgFile(file: File): Promise<ArgFile> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -27,11 +33,12 @@ export async function readArgFile(file: File): Promise<ArgFile> {
 }
 
 /** The file's elements as `dtype`; an error saying why when they are not such elements. */
-export function argFileElements(f: ArgFile, dtype: Dtype): Float32Array | Int32Array | Uint32Array {
+export function argFileElements(f: ArgFile, dtype: Dtype): HostElements {
   const descr = f.npy?.descr;
+  const size = DTYPE_BYTES[dtype];
   if (descr !== undefined && !dtypeFits(descr, PTX_TYPE[dtype])) throw new Error(`${f.name} holds ${descr} elements, not ${dtype}`);
-  if (f.bytes.byteLength % 4 !== 0) throw new Error(`${f.name} has ${f.bytes.byteLength} bytes, not a whole number of ${dtype} elements (4 bytes each)`);
+  if (f.bytes.byteLength % size !== 0) throw new Error(`${f.name} has ${f.bytes.byteLength} bytes, not a whole number of ${dtype} elements (${size} bytes each)`);
   if (f.bytes.byteLength === 0) throw new Error(`${f.name} holds no elements`);
   const copy = f.bytes.slice().buffer; // aligned, and the page's own
-  return dtype === 'f32' ? new Float32Array(copy) : dtype === 'i32' ? new Int32Array(copy) : new Uint32Array(copy);
+  return dtype === 'f32' ? new Float32Array(copy) : dtype === 'i32' ? new Int32Array(copy) : dtype === 'u32' ? new Uint32Array(copy) : new Uint16Array(copy);
 }

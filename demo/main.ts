@@ -4,9 +4,10 @@
  * kernel on this browser's WebGPU with generated inputs or files; and a Conformance tab
  * (conformance.ts). Uses the package's public API (and the CLI's .npy reader).
  */
-import { compile, createContext, PtxError, requestKernelDevice, SourceFile, type CompiledKernel, type Context, type DeviceBuffer, type LaunchArg, type ParamLayout } from '../src/index.js';
+import { compile, createContext, fromHalfBits, PtxError, requestKernelDevice, SourceFile, toHalfBits, type CompiledKernel, type Context, type DeviceBuffer, type LaunchArg, type ParamLayout } from '../src/index.js';
 import { EXAMPLES, type ArgSpec, type BufferArg, type Dtype, type Example, type Generator } from './examples.js';
-import { argFileElements, readArgFile, type ArgFile } from './arg-file.js';
+import { argFileElements, DTYPE_BYTES, readArgFile, type ArgFile, type HostElements } from './arg-file.js';
+import { matrixPath } from './matrix-path.js';
 import { initConformanceTab } from './conformance.js';
 import { heatMap, histogram } from './plots.js';
 
@@ -42,6 +43,8 @@ interface RunRecord {
   readonly args: ({ name: string; kind: 'scalar'; value: number } | { name: string; kind: 'buffer'; dtype: Dtype; file: string | null; before: number[]; after: number[] })[];
   readonly msPerLaunch: number;
   readonly warpPath: string;
+  /** The path of its wmma/mma products, null when it has none. */
+  readonly matrixPath: string | null;
   readonly fma: string;
 }
 
@@ -312,7 +315,7 @@ function renderArgs(params: readonly ParamLayout[], specs: readonly ArgSpec[]): 
       file.accept = '.npy,.bin,.raw,application/octet-stream';
       const note = document.createElement('span');
       note.className = 'file-note muted';
-      tr.append(cell(String(i)), cell(p.name), cell('pointer'), cell(select('dtype', ['f32', 'i32', 'u32'], spec.dtype)), cell(input('length', String(spec.length))),
+      tr.append(cell(String(i)), cell(p.name), cell('pointer'), cell(select('dtype', ['f16', 'f32', 'i32', 'u32'], spec.dtype)), cell(input('length', String(spec.length))),
         cell(select('gen', ['linear', 'fill', 'random', 'file'], spec.gen)), cell(input('value', String(spec.value)), file, note));
       if (spec.shape) tr.dataset['shape'] = spec.shape.join('x');
       file.addEventListener('change', () => void pickFile(tr, file.files?.[0]));
@@ -345,7 +348,8 @@ async function pickFile(tr: HTMLTableRowElement, file: File | undefined): Promis
     try {
       const f = await readArgFile(file);
       argFiles.set(tr, f);
-      (tr.querySelector('.length') as HTMLInputElement).value = String(Math.floor(f.bytes.byteLength / 4));
+      const dtype = (tr.querySelector('.dtype') as HTMLSelectElement).value as Dtype;
+      (tr.querySelector('.length') as HTMLInputElement).value = String(Math.floor(f.bytes.byteLength / DTYPE_BYTES[dtype]));
       note.textContent = `${f.name}: ${f.about}`;
     } catch (e) {
       note.textContent = `${file.name}: ${e instanceof Error ? e.message : String(e)}`;
@@ -376,14 +380,18 @@ function readArgs(): ArgSpec[] {
   });
 }
 
-/** A deterministic generator (xorshift32 seeded by the argument's index), or the file's elements. */
-function generate(spec: BufferArg, index: number): Float32Array | Int32Array | Uint32Array {
+/**
+ * A deterministic generator (xorshift32 seeded by the argument's index), or the file's elements;
+ * f16 elements as their bits, the value rounded to the nearest half.
+ */
+function generate(spec: BufferArg, index: number): HostElements {
   if (spec.gen === 'file') {
     if (!spec.file) throw new Error(`argument ${index}: choose a .npy or raw file`);
     return argFileElements(spec.file, spec.dtype);
   }
-  const out = spec.dtype === 'f32' ? new Float32Array(spec.length) : spec.dtype === 'i32' ? new Int32Array(spec.length) : new Uint32Array(spec.length);
-  const int = spec.dtype !== 'f32';
+  const half = spec.dtype === 'f16';
+  const out = spec.dtype === 'f32' ? new Float32Array(spec.length) : spec.dtype === 'i32' ? new Int32Array(spec.length) : spec.dtype === 'u32' ? new Uint32Array(spec.length) : new Uint16Array(spec.length);
+  const int = spec.dtype === 'i32' || spec.dtype === 'u32';
   let s = (0x9e3779b9 ^ (index + 1) * 0x85ebca6b) >>> 0 || 1;
   for (let i = 0; i < out.length; i++) {
     let v: number;
@@ -394,9 +402,14 @@ function generate(spec: BufferArg, index: number): Float32Array | Int32Array | U
       v = (s / 2 ** 32) * spec.value;
       if (int) v = Math.floor(v);
     }
-    out[i] = v;
+    out[i] = half ? toHalfBits(v) : v;
   }
   return out;
+}
+
+/** The numbers a host buffer holds (f16 bits decoded). */
+function valuesOf(h: HostElements, dtype: Dtype): ArrayLike<number> {
+  return dtype === 'f16' ? Float32Array.from(h, fromHalfBits) : h;
 }
 
 function parseDim(text: string): number[] {
@@ -457,21 +470,28 @@ async function run(): Promise<void> {
     const ms = (performance.now() - t0) / reps;
     if (used.wgsl !== kernel.wgsl) { state.kernel = used; renderWgsl(used); renderHighlights(); }
     const warp = used.layout.warp;
+    const matrix = matrixPath(ptxEl.value, used);
     const fma = ctx.fusedFma ? 'fused (WGSL fma() is fused on this device)' : 'exact (emulated: WGSL fma() is not fused here)';
     pathEl.replaceChildren();
     pathEl.innerHTML = `<div>warp path: <b class="warp">${warp.path}</b> <span class="muted">(${escapeHtml(warp.reason)})</span></div>` +
+      (matrix ? `<div>matrix path: <b class="matrix">${escapeHtml(matrix.path)}</b> <span class="muted">${matrix.reason ? `(${escapeHtml(matrix.reason)})` : ''}</span></div>` : '') +
       `<div>fma.rn.f32: <b class="fma">${ctx.fusedFma ? 'fused' : 'exact'}</b> <span class="muted">${escapeHtml(fma.replace(/^\w+ /, ''))}</span></div>` +
       `<div>features: ${used.layout.features.length ? used.layout.features.join(', ') : 'none'} · shared memory ${used.layout.staticSharedBytes} B · params ${used.layout.paramBytes} B</div>`;
     statusEl.innerHTML = `<b id="time">${formatMs(ms)}</b> per launch <span class="muted">(mean of ${reps} launches; grid ${grid.join('x')}, block ${block.join('x')})</span>`;
     const params = kernel.layout.params;
-    renderOutputs(specs, host, after, params);
+    const shown = (a: readonly (HostElements | undefined)[]): (ArrayLike<number> | undefined)[] => a.map((h, i) => {
+      const s = specs[i];
+      return h && s?.kind === 'buffer' ? valuesOf(h, s.dtype) : undefined;
+    });
+    const [before, afterValues] = [shown(host), shown(after)];
+    renderOutputs(specs, before, afterValues, params);
     state.lastRun = {
-      example: state.example?.id ?? 'custom', entry, grid, block, msPerLaunch: ms, warpPath: warp.path, fma: ctx.fusedFma ? 'fused' : 'exact',
+      example: state.example?.id ?? 'custom', entry, grid, block, msPerLaunch: ms, warpPath: warp.path, matrixPath: matrix?.path ?? null, fma: ctx.fusedFma ? 'fused' : 'exact',
       args: specs.map((s, i) => {
         const name = params[i]?.name ?? `arg${i}`;
-        const h = host[i];
-        const a = after[i];
-        return s.kind === 'buffer' && h && a ? { name, kind: 'buffer' as const, dtype: s.dtype, file: s.file?.name ?? null, before: [...h], after: [...a] } : { name, kind: 'scalar' as const, value: s.kind === 'scalar' ? s.value : 0 };
+        const h = before[i];
+        const a = afterValues[i];
+        return s.kind === 'buffer' && h && a ? { name, kind: 'buffer' as const, dtype: s.dtype, file: s.file?.name ?? null, before: Array.from(h), after: Array.from(a) } : { name, kind: 'scalar' as const, value: s.kind === 'scalar' ? s.value : 0 };
       }),
     };
     setState('done');
@@ -495,7 +515,7 @@ function escapeHtml(s: string): string {
 }
 
 function formatValue(v: number, dtype: Dtype): string {
-  if (dtype !== 'f32') return String(v);
+  if (dtype === 'i32' || dtype === 'u32') return String(v);
   if (Number.isInteger(v) && Math.abs(v) < 1e7) return String(v);
   return Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(4) : v.toFixed(5);
 }

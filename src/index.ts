@@ -3,6 +3,8 @@
 export * from './api.js';
 export { compile } from './compile.js';
 export { parsePtx } from './ptx/parse.js';
+/** f16 host data: kernels read `.f16` buffers as IEEE binary16 bits (Uint16Array). */
+export { toHalfBits, fromHalfBits } from '../runtime/half.js';
 export type { CompileOptions, CompileResult } from './compile-types.js';
 export type { CompiledKernel, KernelLayout, ParamLayout, BindingLayout, WarpReport } from '../lowering/layout.js';
 export {

@@ -1,7 +1,8 @@
 // The playground (demo/) end to end in Debian's Chromium with SwiftShader WebGPU (the launch
 // flags of tests/hosts/chromium-runner.ts): builds dist/demo, serves it, loads the page, runs
 // every example through its UI and checks the outputs shown against a JS reference computed
-// here from the inputs the page generated, and the histogram of each 1D output; checks the
+// here from the inputs the page generated, and the histogram of each 1D output (and, for the
+// wmma GEMM, f16 inputs and the matrix path the page reports); checks the
 // PTX <-> WGSL line link by hovering, arguments read from a .npy and a raw file, and the
 // Conformance tab (two integer families against the NVIDIA recording shipped in dist/demo/).
 // On failure it saves a screenshot to a temp dir (named in the error). With
@@ -18,12 +19,13 @@ import { CHROMIUM_ARGS } from '../hosts/chromium-runner.js';
 import { buildDemo } from '../../scripts/build-demo.mjs';
 // @ts-expect-error: a plain ES module script without declarations
 import { serveDemo } from '../../scripts/serve-demo.mjs';
+import { fromHalfBits, toHalfBits } from '../../runtime/half.js';
 
 interface BufferRecord { name: string; kind: 'buffer'; dtype: string; file: string | null; before: number[]; after: number[] }
 interface ScalarRecord { name: string; kind: 'scalar'; value: number }
-interface RunRecord { example: string; entry: string; grid: number[]; block: number[]; args: (BufferRecord | ScalarRecord)[]; msPerLaunch: number; warpPath: string; fma: string }
+interface RunRecord { example: string; entry: string; grid: number[]; block: number[]; args: (BufferRecord | ScalarRecord)[]; msPerLaunch: number; warpPath: string; matrixPath: string | null; fma: string }
 
-const EXAMPLES = ['vector_add', 'block_reduce', 'softmax', 'sgemm', 'warp_scan'];
+const EXAMPLES = ['vector_add', 'block_reduce', 'softmax', 'sgemm', 'warp_scan', 'wmma_gemm'];
 
 let browser: Browser;
 let page: Page;
@@ -88,7 +90,7 @@ const buf = (r: RunRecord, i: number): BufferRecord => r.args[i] as BufferRecord
 const num = (r: RunRecord, i: number): number => (r.args[i] as ScalarRecord).value;
 
 /** 2D outputs (drawn as heat maps); the others get a histogram. */
-const SHAPED: Readonly<Record<string, readonly number[]>> = { softmax: [1], sgemm: [7] };
+const SHAPED: Readonly<Record<string, readonly number[]>> = { softmax: [1], sgemm: [7], wmma_gemm: [2] };
 
 /** Counts in 32 equal bins from the least to the greatest finite value (the greatest in the last bin). */
 function histogramOf(values: readonly number[]): number[] {
@@ -126,8 +128,22 @@ function warpWords(): number {
   return batch.cases.reduce((n, c) => n + c.native.reduce((m, o) => m + o.length, 0), 0);
 }
 
+/**
+ * The wmma GEMM's A and B are f16 (the page decodes them for the record): each value a half, not
+ * all alike; C starts poisoned at -1, which no sum of products of [0, 1) inputs is.
+ */
+function checkHalfInputs(r: RunRecord): void {
+  for (const i of [0, 1]) {
+    const { dtype, before } = buf(r, i);
+    expect(dtype).toBe('f16');
+    expect(before.filter((v) => fromHalfBits(toHalfBits(v)) !== v || v < 0 || v > 1), `arg ${i}: not halves in [0, 1]`).toEqual([]);
+    expect(new Set(before).size, `arg ${i}: distinct values`).toBeGreaterThan(before.length / 4);
+  }
+  expect(buf(r, 2).before.every((v) => v === -1)).toBe(true);
+}
+
 /** The outputs each example must produce, from the inputs the page generated (double precision). */
-function reference(r: RunRecord): { arg: number; expected: number[]; tol: (e: number) => number }[] {
+function reference(r: RunRecord): { arg: number; expected: number[]; tol: (e: number, i: number) => number }[] {
   const threads = (r.grid[0] ?? 1) * (r.block[0] ?? 1);
   const rel = (t: number) => (e: number) => t * Math.max(1, Math.abs(e));
   switch (r.example) {
@@ -173,6 +189,24 @@ function reference(r: RunRecord): { arg: number; expected: number[]; tol: (e: nu
       const totals = buf(r, 2).before.map((_, w) => { let s = 0; for (let j = w * 32; j < w * 32 + 32 && j < n; j++) s += x[j] as number; return s; });
       return [{ arg: 1, expected: out, tol: () => 0 }, { arg: 2, expected: totals.map((t, w) => (w * 32 < threads ? t : 0)), tol: () => 0 }];
     }
+    case 'wmma_gemm': {
+      const A = buf(r, 0).before, B = buf(r, 1).before, M = num(r, 3), N = num(r, 4), K = num(r, 5);
+      const out: number[] = [], magnitude: number[] = [];
+      for (let i = 0; i < M; i++) {
+        for (let j = 0; j < N; j++) {
+          let acc = 0, abs = 0;
+          for (let k = 0; k < K; k++) { const p = (A[i * K + k] as number) * (B[k * N + j] as number); acc += p; abs += Math.abs(p); }
+          out.push(acc);
+          magnitude.push(abs);
+        }
+      }
+      // A product of two halves (11 significant bits each) is exact in f32, so the one rounding is
+      // the f32 sum over K, whose order the matrix path chooses (the portable path goes in
+      // increasing k, a device path may use a tree): any order is within (K - 1) * 2^-24 of the
+      // sum of |products| from the exact sum (the recursive summation bound, first order); K * 2^-24
+      // covers the second-order term. For K = 64 and products in [0, 1), a few ulps of the result.
+      return [{ arg: 2, expected: out, tol: (_, i) => K * 2 ** -24 * (magnitude[i] as number) }];
+    }
     default: throw new Error(`no reference for ${r.example}`);
   }
 }
@@ -194,10 +228,14 @@ describe('playground in Chromium', () => {
         expect(r.msPerLaunch).toBeGreaterThan(0);
         expect(await page.$eval('#path .warp', (el) => el.textContent)).toBe(r.warpPath);
         if (id === 'warp_scan') expect(r.warpPath).not.toBe('none');
+        // Only the wmma kernel has matrix products; without a device path in the layout they take the portable one.
+        expect(await page.$$eval('#path .matrix', (els) => els.map((e) => e.textContent))).toEqual(r.matrixPath === null ? [] : [r.matrixPath]);
+        expect(r.matrixPath).toBe(id === 'wmma_gemm' ? 'portable (warp shuffles)' : null);
+        if (id === 'wmma_gemm') checkHalfInputs(r);
         for (const { arg, expected, tol } of reference(r)) {
           const got = buf(r, arg).after;
           expect(got.length).toBe(expected.length);
-          const bad = got.flatMap((g, i) => (Math.abs(g - (expected[i] as number)) <= tol(expected[i] as number) ? [] : [`[${i}] ${g} vs ${expected[i]}`]));
+          const bad = got.flatMap((g, i) => (Math.abs(g - (expected[i] as number)) <= tol(expected[i] as number, i) ? [] : [`[${i}] ${g} vs ${expected[i]}`]));
           expect(bad.slice(0, 5), `${id} arg ${arg}: ${bad.length} elements differ`).toEqual([]);
           // The first values the page shows are the outputs.
           const shown = await page.$eval(`.out[data-arg="${arg}"] .vals`, (el) => el.textContent ?? '');
