@@ -43,7 +43,7 @@ export type BindingLayout =
       readonly aliases: readonly number[];
       readonly access: 'read' | 'read_write';
       /** WGSL element type of the view; the runtime pads the bound size to a multiple of its size. */
-      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | 'f16' | 'f32';
     }
   /**
    * The spin locks of emulated 64-bit atomics on global memory (lowering/wgsl/emit-atomic.ts):
@@ -62,7 +62,7 @@ export type BindingLayout =
       readonly binding: number;
       readonly space: 'global' | 'const';
       readonly access: 'read' | 'read_write';
-      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | 'f16' | 'f32';
       readonly bytes: number;
       readonly init: readonly number[];
     }
@@ -102,6 +102,8 @@ export interface ModuleVariables extends ModuleMemory {
 }
 
 export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
+
+import type { MatrixReport } from './matrix-path.js';
 
 /** Which lowering each warp-level feature took, and why (issue: warps on every WebGPU). */
 export interface WarpReport {
@@ -172,6 +174,8 @@ export interface KernelLayout {
   /** WebGPU features the shader needs (e.g. 'subgroups', 'shader-f16'). */
   readonly features: readonly string[];
   readonly warp: WarpReport;
+  /** Which path the kernel's matrix instructions took (absent: it has none; lowering/matrix-path.ts). */
+  readonly matrix?: MatrixReport;
   /**
    * Why a trap at a PTX source offset fires when the compiler inserted it (a check such as the
    * alloca stack limit); a PTX `trap`/`brkpt` has no entry.
