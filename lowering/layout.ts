@@ -14,6 +14,7 @@
  *    4 GiB-aligned virtual addresses, so the low word is the byte offset in the allocation).
  */
 import type { ParamType } from '../src/ir/vocabulary.js';
+import type { MatrixReport } from './matrix-path.js';
 
 /** Bytes at the start of the uniform buffer before the PTX parameters. */
 export const LAUNCH_HEADER_BYTES = 16;
@@ -102,8 +103,6 @@ export interface ModuleVariables extends ModuleMemory {
 }
 
 export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
-
-import type { MatrixReport } from './matrix-path.js';
 
 /** Which lowering each warp-level feature took, and why (issue: warps on every WebGPU). */
 export interface WarpReport {

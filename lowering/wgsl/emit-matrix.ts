@@ -2,8 +2,8 @@
  * The tensor-core path's instructions (src/ir/inst.ts `matrix_*`) as WGSL subgroup-matrix
  * built-ins (Dawn's `chromium_experimental_subgroup_matrix`): loads and stores through the
  * region's typed array (a slot viewed as `array<f16>` or `array<f32>`, address-spaces.ts) at
- * an element offset, with the pointer-to-array form `subgroupMatrixLoad<T>(&a, offset,
- * col_major, stride)`.
+ * an element offset. The majorness is a template argument, `subgroupMatrixLoad<T, row_major>(&a,
+ * offset, stride)`: Dawn 0.6.2 warns that the older form with a bool argument is deprecated.
  */
 import type { InstOf } from '../../src/ir/inst.js';
 import type * as T from '../../src/ir/types.js';
@@ -16,8 +16,10 @@ import { wgslType } from './types.js';
  *  it), so its diagnostic is turned off as `subgroup_uniformity` is for warp code. */
 export const MATRIX_ENABLES: readonly string[] = [
   'enable f16;',
+  'enable subgroups;',
   'enable chromium_experimental_subgroup_matrix;',
   'diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);',
+  'diagnostic(off, subgroup_uniformity);',
 ];
 
 const matrixType = (t: T.MatrixType): string => wgslType(t);
@@ -32,23 +34,25 @@ function array(cx: InstContext, i: InstOf<'matrix_load' | 'matrix_store'>, t: T.
   return { name: p.name, offset: `(${cx.ref(i.address)} >> ${shift}u)` };
 }
 
+const major = (i: InstOf<'matrix_load' | 'matrix_store'>): string => (i.colMajor ? 'col_major' : 'row_major');
+
 export function matrixLoad(cx: InstContext, i: InstOf<'matrix_load'>): string {
   const t = i.type as T.MatrixType;
   const a = array(cx, i, t);
   if (!a) return `${matrixType(t)}()`;
-  return `subgroupMatrixLoad<${matrixType(t)}>(&${a.name}, ${a.offset}, ${i.colMajor}, ${cx.ref(i.stride)})`;
+  return `subgroupMatrixLoad<${matrixType(t)}, ${major(i)}>(&${a.name}, ${a.offset}, ${cx.ref(i.stride)})`;
 }
 
 export function matrixStore(cx: InstContext, i: InstOf<'matrix_store'>): undefined {
   const t = cx.typeOf(i.value) as T.MatrixType;
   const a = array(cx, i, t);
-  if (a) cx.line(`subgroupMatrixStore(&${a.name}, ${a.offset}, ${cx.ref(i.value)}, ${i.colMajor}, ${cx.ref(i.stride)});`);
+  if (a) cx.line(`subgroupMatrixStore<${major(i)}>(&${a.name}, ${a.offset}, ${cx.ref(i.value)}, ${cx.ref(i.stride)});`);
   return undefined;
 }
 
 export function matrixMma(cx: InstContext, i: InstOf<'matrix_mma'>): string {
   const t = i.type as T.MatrixType;
-  return `subgroupMatrixMultiplyAccumulate<${elementName(t)}>(${cx.ref(i.a)}, ${cx.ref(i.b)}, ${cx.ref(i.c)})`;
+  return `subgroupMatrixMultiplyAccumulate(${cx.ref(i.a)}, ${cx.ref(i.b)}, ${cx.ref(i.c)})`;
 }
 
 const scratch = new DataView(new ArrayBuffer(4));

@@ -25,7 +25,7 @@ import type { ValueId } from '../ir/entities.js';
 import type { Span } from '../diagnostics/span.js';
 import * as T from '../ir/types.js';
 import { paramType } from './vocabulary.js';
-import type { FragmentPlan } from './wmma-fragment-flow.js';
+import type { FragmentPlan } from './wmma-fragment-plan.js';
 
 /** `fragments`: the entries whose wmma takes the tensor-core path, with their fragment plans. */
 export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string, fragments?: ReadonlyMap<string, FragmentPlan>): IrModule {

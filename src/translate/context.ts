@@ -42,7 +42,7 @@ export interface ModuleSymbols {
   readonly fragments?: FragmentPlan;
 }
 
-import type { FragmentPlan } from './wmma-fragment-flow.js';
+import type { FragmentPlan } from './wmma-fragment-plan.js';
 
 export class BuildContext {
   block: BlockId;

@@ -18,18 +18,8 @@
  */
 import type * as Ast from '../ptx/ast.js';
 import * as T from '../ir/types.js';
-import type { MatrixShape } from '../../lowering/matrix-path.js';
+import type { FragmentPlan, FragmentRegister, MatrixShape } from './wmma-fragment-plan.js';
 import { instructionName } from './handler.js';
-
-/** A fragment register: its list (the SSA variable of the whole fragment), its position in it and the list's length. */
-export interface FragmentRegister { readonly list: number; readonly position: number; readonly type: T.MatrixType; readonly count: number }
-
-export interface FragmentPlan {
-  readonly registers: ReadonlyMap<string, FragmentRegister>;
-  /** The movs that fill a list with a constant (by source offset), and the constant's element bits. */
-  readonly fills: ReadonlyMap<number, bigint>;
-  readonly shapes: readonly MatrixShape[];
-}
 
 export type FragmentFlow = { readonly plan: FragmentPlan } | { readonly refusal: string };
 

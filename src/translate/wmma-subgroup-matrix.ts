@@ -19,7 +19,7 @@ import type { Handler } from './handler.js';
 import { operand } from './handler.js';
 import { accessForm, mmaForm } from './handlers-wmma.js';
 import type { Variable } from './ssa.js';
-import type { FragmentPlan, FragmentRegister } from './wmma-fragment-flow.js';
+import type { FragmentPlan, FragmentRegister } from './wmma-fragment-plan.js';
 
 function fragment(cx: BuildContext, op: Ast.Operand | undefined): FragmentRegister {
   const first = op?.kind === 'vector' ? op.elements[0] : op;
