@@ -27,6 +27,7 @@ import * as T from '../src/ir/types.js';
 import { GENERIC_TAG, type Pass, type PassContext } from './pass.js';
 import { MODULE_GLOBAL_TAG, type MemoryImage } from './layout.js';
 import { moduleMemory } from './module-memory.js';
+import { MatrixFallback } from './matrix-path.js';
 
 type Provenance =
   | { readonly kind: 'none' | 'int' | 'mixed' | 'shared' | 'local' | 'const' | 'module-global' | 'param' }
@@ -91,16 +92,30 @@ function provenance(fn: IrFunction, pointerBits: number): Map<ValueId, Provenanc
   return prov;
 }
 
-interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean }
+/** `matrix`: a subgroup matrix access, which needs the region viewed as an array of its elements. */
+interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean; readonly matrix?: 'f16' | 'f32' }
 
 function accessOf(inst: Inst): Access {
+  if (inst.op === 'matrix_load' || inst.op === 'matrix_store') {
+    return { bytes: 4, store: inst.op === 'matrix_store', atomic: false, matrix: matrixBits(inst) === 16 ? 'f16' : 'f32' };
+  }
   // An mbarrier object is two words updated with atomics (lowering/wgsl/emit-mbarrier.ts).
   if (inst.op === 'mbarrier' || inst.op === 'mbarrier_wait') return { bytes: 8, store: true, atomic: true };
   const bytes = Math.max(1, T.bitWidth(inst.type) / 8);
   return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4) };
 }
 
+/** The element bits of a matrix load's or store's matrix (a store records its value's type). */
+function matrixBits(inst: Inst): number {
+  return inst.type.kind === 'matrix' ? inst.type.element.bits : 32;
+}
+
 function viewOf(accesses: readonly Access[]): MemoryView {
+  const matrix = accesses.find((a) => a.matrix)?.matrix;
+  if (matrix) {
+    if (accesses.some((a) => a.matrix !== matrix)) throw new MatrixFallback(`a buffer holds wmma fragments and is also accessed as ${accesses.some((a) => a.matrix) ? 'another element type' : 'plain memory'}, which WGSL cannot view both ways`);
+    return matrix;
+  }
   if (accesses.some((a) => a.atomic)) return 'atomic<u32>';
   const widest = Math.max(4, ...accesses.map((a) => a.bytes));
   return widest >= 16 ? 'vec4<u32>' : widest >= 8 ? 'vec2<u32>' : 'u32';
@@ -156,12 +171,13 @@ export const addressSpaces: Pass = {
     for (const id of placed(fn)) {
       const data = fn.inst(id);
       const inst = data.inst;
-      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic' && inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait') continue;
-      if (inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
+      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic' && inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.op !== 'matrix_load' && inst.op !== 'matrix_store') continue;
+      if (inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.op !== 'matrix_load' && inst.op !== 'matrix_store' && inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
       // An mbarrier object lives in shared memory (the ISA leaves any other generic address
       // undefined): an untraced generic address is taken as a shared one, its low word the offset.
       const region = inst.op === 'mbarrier' || inst.op === 'mbarrier_wait' ? { kind: 'shared' } as const : regionOf(inst.space, inst.address);
       const access = accessOf(inst);
+      if (access.matrix && region.kind !== 'slot') throw new MatrixFallback(`a wmma fragment in ${region.kind} memory (the tensor-core path takes global buffers that are kernel parameters)`);
       if (region.kind === 'slot') push(slotAccess, region.slot, access);
       else if (region.kind === 'shared' || region.kind === 'local' || region.kind === 'const' || region.kind === 'module-global') windowAccess[region.kind].push(access);
       else {

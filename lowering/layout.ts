@@ -14,6 +14,7 @@
  *    4 GiB-aligned virtual addresses, so the low word is the byte offset in the allocation).
  */
 import type { ParamType } from '../src/ir/vocabulary.js';
+import type { MatrixReport } from './matrix-path.js';
 
 /** Bytes at the start of the uniform buffer before the PTX parameters. */
 export const LAUNCH_HEADER_BYTES = 16;
@@ -43,7 +44,7 @@ export type BindingLayout =
       readonly aliases: readonly number[];
       readonly access: 'read' | 'read_write';
       /** WGSL element type of the view; the runtime pads the bound size to a multiple of its size. */
-      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | 'f16' | 'f32';
     }
   /**
    * The spin locks of emulated 64-bit atomics on global memory (lowering/wgsl/emit-atomic.ts):
@@ -62,7 +63,7 @@ export type BindingLayout =
       readonly binding: number;
       readonly space: 'global' | 'const';
       readonly access: 'read' | 'read_write';
-      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+      readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | 'f16' | 'f32';
       readonly bytes: number;
       readonly init: readonly number[];
     }
@@ -172,6 +173,8 @@ export interface KernelLayout {
   /** WebGPU features the shader needs (e.g. 'subgroups', 'shader-f16'). */
   readonly features: readonly string[];
   readonly warp: WarpReport;
+  /** Which path the kernel's matrix instructions took (absent: it has none; lowering/matrix-path.ts). */
+  readonly matrix?: MatrixReport;
   /**
    * Why a trap at a PTX source offset fires when the compiler inserted it (a check such as the
    * alloca stack limit); a PTX `trap`/`brkpt` has no entry.

@@ -8,7 +8,21 @@ import { deviceError } from './errors.js';
 import type { Logger } from './log.js';
 
 /** Optional features the compiler can use when present. */
-const WANTED_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'subgroup-size-control'];
+const WANTED_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'timestamp-query', 'subgroup-size-control', 'chromium-experimental-subgroup-matrix'];
+
+/** Dawn's experimental WebGPU feature that the tensor-core path of wmma needs (lowering/matrix-path.ts). */
+export const SUBGROUP_MATRIX_FEATURE = 'chromium-experimental-subgroup-matrix';
+
+/**
+ * Flags for Dawn's instance on Node, from PTX_WGSL_DAWN_FLAGS (entries separated by `;`), e.g.
+ * `enable-dawn-features=allow_unsafe_apis,vulkan_enable_f16_on_nvidia` to expose subgroup
+ * matrices (tensor cores) and f16 on NVIDIA's Vulkan driver. Unsafe APIs are experimental
+ * features Dawn keeps off by default, so this is the user's choice, never ours.
+ */
+function dawnFlags(): string[] {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.PTX_WGSL_DAWN_FLAGS;
+  return env ? env.split(';').map((f) => f.trim()).filter((f) => f.length > 0) : [];
+}
 
 /** Limits raised to the adapter's maximum: the defaults (e.g. 8 storage buffers) are too small. */
 const RAISED_LIMITS: readonly string[] = [
@@ -56,11 +70,28 @@ export async function getGpu(): Promise<GPU> {
   }
   try {
     Object.assign(globalThis, pkg.globals);
-    nodeGpu = pkg.create([]);
+    nodeGpu = pkg.create(dawnFlags());
     return nodeGpu;
   } catch (e) {
     throw deviceError(`creating Dawn's WebGPU instance failed: ${String(e)}`);
   }
+}
+
+/** One `GPUAdapterInfo.subgroupMatrixConfigs` entry, as Dawn's getters give it. */
+interface MatrixConfig { readonly componentType: string; readonly resultComponentType: string; readonly M: number; readonly N: number; readonly K: number }
+
+/** The adapter's subgroup-matrix configurations of devices requested here (GPUDevice.adapterInfo may lack them). */
+const adapterConfigs = new WeakMap<GPUDevice, readonly MatrixConfig[]>();
+
+/**
+ * The subgroup-matrix configurations of `device`'s adapter, copied out of Dawn's getter
+ * objects (which JSON.stringify prints as {}); none unless the device has the feature.
+ */
+export function subgroupMatrixConfigs(device: GPUDevice): MatrixConfig[] {
+  if (!device.features.has(SUBGROUP_MATRIX_FEATURE)) return [];
+  const info = (device as { adapterInfo?: { subgroupMatrixConfigs?: readonly MatrixConfig[] } }).adapterInfo;
+  const found = adapterConfigs.get(device) ?? info?.subgroupMatrixConfigs ?? [];
+  return [...found].map((c) => ({ componentType: String(c.componentType), resultComponentType: String(c.resultComponentType), M: Number(c.M), N: Number(c.N), K: Number(c.K) }));
 }
 
 /** Requests a device from `adapter` with every wanted feature it has and its maximum limits. */
@@ -72,7 +103,10 @@ export async function requestKernelDevice(adapter: GPUAdapter): Promise<GPUDevic
     const value = limits[name];
     if (typeof value === 'number') requiredLimits[name] = value;
   }
-  return adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'ptx-wgsl' });
+  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits, label: 'ptx-wgsl' });
+  const configs = (adapter.info as { subgroupMatrixConfigs?: readonly MatrixConfig[] }).subgroupMatrixConfigs;
+  if (configs) adapterConfigs.set(device, [...configs]);
+  return device;
 }
 
 let defaultDevice: Promise<GPUDevice> | undefined;

@@ -5,7 +5,8 @@
  * modules: it imports no parser and no IR.
  */
 import { MODULE_GLOBAL_TAG, type CompiledKernel } from '../lowering/layout.js';
-import type { CompiledModule, CompileOptions } from '../src/compile-types.js';
+import type { CompiledModule, CompileOptions, SubgroupMatrixConfig } from '../src/compile-types.js';
+import { subgroupMatrixConfigs } from './device.js';
 import { aliasKey } from './bindings.js';
 import { argumentError, trapError } from './errors.js';
 import type { OwnedBinding } from './bindings.js';
@@ -21,6 +22,17 @@ export interface ModuleOptions {
   readonly fileName?: string;
   /** Warp lowering override, passed to the compiler. Default: chosen from the device. */
   readonly warpPath?: 'auto' | 'subgroups' | 'emulated';
+  /**
+   * Matrix lowering override: 'portable' keeps wmma off the tensor cores. Default: the
+   * tensor-core path where the device offers subgroup matrices (lowering/matrix-path.ts).
+   */
+  readonly matrixPath?: 'auto' | 'portable';
+}
+
+/** Subgroup-matrix options for the compiler: the configurations, where the device has f16 too. */
+function subgroupMatrixOptions(device: GPUDevice): { subgroupMatrixConfigs?: SubgroupMatrixConfig[] } {
+  const configs = device.features.has('shader-f16') ? subgroupMatrixConfigs(device) : [];
+  return configs.length > 0 ? { subgroupMatrixConfigs: configs } : {};
 }
 
 /** A module-scope `.global` (`__device__`) or `.const` (`__constant__`) variable, as cuModuleGetGlobal sees it. */
@@ -217,6 +229,8 @@ export class Module {
       ...(this.env.flushSubnormals ? { flushSubnormals: true } : {}),
       ...(this.env.replayRegions ? { replayRegions: this.env.replayRegions } : {}),
       ...(this.env.subgroups ? { subgroupSize: this.env.subgroups.size, pinSubgroupSize: this.env.subgroups.pinned } : {}),
+      ...(this.options.matrixPath ? { matrixPath: this.options.matrixPath } : {}),
+      ...subgroupMatrixOptions(device),
     };
   }
 }

@@ -55,8 +55,25 @@ export interface CompileOptions {
    * check).
    */
   readonly replayRegions?: 'on' | 'off' | 'always';
+  /**
+   * The device's subgroup-matrix configurations (`adapter.info.subgroupMatrixConfigs`, present
+   * where the device has `chromium-experimental-subgroup-matrix`): wmma takes the tensor-core
+   * path where one fits (lowering/matrix-path.ts).
+   */
+  readonly subgroupMatrixConfigs?: readonly SubgroupMatrixConfig[];
+  /** Matrix lowering: chosen per device when 'auto' (default); the others force a path (tests). */
+  readonly matrixPath?: 'auto' | 'tensor-core' | 'portable';
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
+}
+
+/** One entry of `GPUAdapterInfo.subgroupMatrixConfigs`, copied out of Dawn's getters. */
+export interface SubgroupMatrixConfig {
+  readonly componentType: string;
+  readonly resultComponentType: string;
+  readonly M: number;
+  readonly N: number;
+  readonly K: number;
 }
 
 export interface CompileResult {

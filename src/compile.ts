@@ -14,6 +14,10 @@ import { runPasses } from './pipeline.js';
 import type { CompiledKernel } from '../lowering/layout.js';
 import { chooseWarpPath } from '../lowering/warp-path.js';
 import { paramExtents } from '../lowering/param-extents.js';
+import { MatrixFallback } from '../lowering/matrix-path.js';
+import type { WarpReport } from '../lowering/layout.js';
+import type { IrFunction, IrModule } from './ir/function.js';
+import { chooseMatrixPaths } from './translate/matrix-paths.js';
 
 export type { CompileOptions, CompileResult } from './compile-types.js';
 
@@ -28,17 +32,24 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
     diagnostics.push({ code: DiagnosticCode.SemaNoEntry, severity: 'error', message: `no kernel \`${options.entry}\` in this module (entries: ${names})` });
     throw new PtxError(diagnostics, source);
   }
-  const ir = buildModule(module, source, diagnostics, options.entry);
+  const matrix = chooseMatrixPaths(module, options, source.text);
+  const ir = buildModule(module, source, diagnostics, options.entry, matrix.plans);
   fail(diagnostics, source);
   const kernels: CompiledKernel[] = [];
-  for (const fn of ir.functions) {
-    if (!fn.isEntry) continue;
-    // Decided before the passes so the convergence pass and the emitter see the same path.
-    const warp = chooseWarpPath(fn, options, ir.functions.filter((f) => !f.isEntry));
-    const passOptions = warp.path === 'none' ? options : { ...options, warpPath: warp.path };
-    const extents = paramExtents(fn, source); // on the IR as built: the passes change the accesses
-    runPasses(fn, { module: ir, options: passOptions, diagnostics });
-    fail(diagnostics, source);
+  for (const built of ir.functions) {
+    if (!built.isEntry) continue;
+    let fn = built;
+    let report = matrix.reports.get(fn.name);
+    let passed = passKernel(fn, ir, options, diagnostics, source);
+    if (passed instanceof MatrixFallback) {
+      // the tensor-core lowering cannot be emitted after all: the portable one from scratch
+      const again = buildModule(module, source, diagnostics, fn.name);
+      fn = again.functions.find((f) => f.isEntry && f.name === built.name) as typeof fn;
+      report = { path: 'portable', reason: passed.reason };
+      passed = passKernel(fn, again, options, diagnostics, source);
+      if (passed instanceof MatrixFallback) throw passed;
+    }
+    const { warp, extents } = passed;
     const decl = module.items.find((i) => i.kind === 'function' && i.name === fn.name);
     const d = decl?.kind === 'function' ? decl.directives : {};
     const kernel = emitKernel(fn, fileName, diagnostics, {
@@ -49,12 +60,29 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
       ...(options.subgroupOps ? { subgroupOps: true } : {}),
       ...(options.replayRegions ? { replayRegions: options.replayRegions } : {}),
       warp,
+      ...(report ? { matrix: report } : {}),
       lineOf: (offset) => source.position(offset).line,
     });
     kernels.push(extents.length > 0 ? { ...kernel, layout: { ...kernel.layout, extents } } : kernel);
     fail(diagnostics, source);
   }
   return { module, kernels };
+}
+
+/** The passes on one kernel, or the reason its tensor-core lowering must give way (MatrixFallback). */
+function passKernel(fn: IrFunction, ir: IrModule, options: CompileOptions, diagnostics: Diagnostic[], source: SourceFile): { warp: WarpReport; extents: ReturnType<typeof paramExtents> } | MatrixFallback {
+  // Decided before the passes so the convergence pass and the emitter see the same path.
+  const warp = chooseWarpPath(fn, options, ir.functions.filter((f) => !f.isEntry));
+  const passOptions = warp.path === 'none' ? options : { ...options, warpPath: warp.path };
+  const extents = paramExtents(fn, source); // on the IR as built: the passes change the accesses
+  try {
+    runPasses(fn, { module: ir, options: passOptions, diagnostics });
+  } catch (e) {
+    if (e instanceof MatrixFallback) return e;
+    throw e;
+  }
+  fail(diagnostics, source);
+  return { warp, extents };
 }
 
 function fail(diagnostics: readonly Diagnostic[], source: SourceFile): void {

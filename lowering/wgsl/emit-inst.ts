@@ -13,6 +13,7 @@ import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
 import { emitMbarrier, emitMbarrierWait } from './emit-mbarrier.js';
+import { matrixFill, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
 
 type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
@@ -62,6 +63,10 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   redux: W.redux,
   warp_sync: W.warpSync,
   call: (cx, i) => cx.unsupported(`calls of device functions (\`${i.callee}\`)`),
+  matrix_load: matrixLoad,
+  matrix_store: matrixStore,
+  matrix_mma: matrixMma,
+  matrix_fill: matrixFill,
 };
 
 export function emitInst(cx: InstContext, inst: Inst): string | undefined {

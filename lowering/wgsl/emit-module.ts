@@ -19,8 +19,16 @@ import { mbarrierDeclarations } from './emit-mbarrier.js';
 import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
+import type { MatrixReport } from '../matrix-path.js';
+import { MATRIX_ENABLES } from './emit-matrix.js';
 
-const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4 };
+const MATRIX_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'];
+
+function usesMatrices(fn: IrFunction): boolean {
+  return fn.blockIds().some((b) => fn.block(b).insts.some((id) => fn.inst(id).inst.op.startsWith('matrix_')));
+}
+
+const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4, 'f16': 2, 'f32': 4 };
 
 export function entryPointName(ptxName: string): string {
   return `k_${ptxName.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -73,7 +81,7 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; subgroupOps?: boolean; replayRegions?: ReplayMode; lineOf?: (offset: number) => number }): CompiledKernel {
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; matrix?: MatrixReport; subgroupOps?: boolean; replayRegions?: ReplayMode; lineOf?: (offset: number) => number }): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -93,7 +101,11 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   // 64-bit atomics grouped by subgroup (emit-atomic.ts) need the subgroup lane id and the
   // subgroup built-ins outside uniform control flow, whatever the warp path.
   const laneId = fe.library.has(SUBGROUP_LANE_MARKER);
-  const enables = laneId ? [...new Set([...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'])] : warpDecls.enables;
+  const matrices = usesMatrices(fn);
+  const enables = [
+    ...(laneId ? [...new Set([...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'])] : warpDecls.enables),
+    ...(matrices ? MATRIX_ENABLES : []),
+  ];
   const decls: string[] = [
     ...enables,
     `// ptx-wgsl: kernel \`${fn.name}\` from ${sourceName}`,
@@ -143,8 +155,12 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
     dynamicSharedBytes: 0,
-    features: warp.path === 'subgroups' && warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : warp.path === 'subgroups' || laneId ? ['subgroups'] : [],
+    features: [
+      ...(warp.path === 'subgroups' && warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : warp.path === 'subgroups' || laneId ? ['subgroups'] : []),
+      ...(matrices ? MATRIX_FEATURES.filter((f) => f !== 'subgroups' || !(warp.path === 'subgroups' || laneId)) : []),
+    ],
     warp,
+    ...(info.matrix ? { matrix: info.matrix } : {}),
     ...(fe.trapReasons.size ? { trapReasons: Object.fromEntries(fe.trapReasons) } : {}),
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),

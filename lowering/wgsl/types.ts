@@ -23,6 +23,7 @@ export function wgslType(t: IrType): string {
       return `array<${e}, ${t.count}>`;
     }
     case 'pointer': return 'u32';
+    case 'matrix': return `subgroup_matrix_${t.use}<${t.element.bits === 16 ? 'f16' : 'f32'}, ${t.cols}, ${t.rows}>`;
   }
   invariant(false, `no WGSL type for ${typeName(t)}`);
 }

@@ -3,6 +3,7 @@
  * compiler takes on it, as the runtime's one-time device probes decided.
  */
 import { probeSubgroups } from '../../runtime/probe-subgroups.js';
+import { subgroupMatrixConfigs } from '../../runtime/device.js';
 import { createContext, type Context, type NativeFloat } from '../index.js';
 import { COMMON, COMMON_HELP, EXIT_HELP, type Command } from './command.js';
 import { EXIT } from './exit.js';
@@ -19,14 +20,14 @@ adapter's range and what the probe saw), and which path each feature takes on th
   fma.rn.f32    fused (WGSL fma() fuses on this device) or emulated (exact integer arithmetic)
   f32           which operations run natively because the device computes them exactly as PTX
                 does (add/sub/mul, .ftz, canonical NaN, .approx functions); the rest take exact helpers
-  matrices      tiled (mma/wmma: not yet supported; tiles in workgroup memory are the plan)
+  matrices      tensor-core (wmma as WGSL subgroup matrices, where Dawn offers them) or portable
 
 ${COMMON_HELP}
 
 --json prints {"command": "info", "ok", "host", "adapter": {"vendor", "architecture", "device",
 "description", "isFallbackAdapter"}, "features": [...], "limits": {...}, "subgroups": {"minSize",
 "maxSize", "probedSize", "consecutive"}, "paths": {"warps", "warpsReason", "subgroupSize",
-"pinnedSubgroupSize", "fma", "f32": {"addMul", "ftz", "ftzFma", "canonicalNaN", "approx", "approxFtz"} | null, "matrices"}}.
+"pinnedSubgroupSize", "fma", "f32": {"addMul", "ftz", "ftzFma", "canonicalNaN", "approx", "approxFtz"} | null, "matrices", "matricesReason"}}.
 ${EXIT_HELP}`,
   options: { ...COMMON },
   async run(_values, _positionals, io) {
@@ -73,7 +74,7 @@ async function deviceInfo(ctx: Context) {
       pinnedSubgroupSize: ctx.subgroups?.pinned === true,
       fma: ctx.fusedFma ? 'fused' : 'emulated',
       f32: ctx.nativeFloat ? floatFacts(ctx.nativeFloat) : null,
-      matrices: 'tiled',
+      ...matrixPath(device, ctx),
     },
   };
 }
@@ -86,6 +87,15 @@ function warpsReason(device: GPUDevice, ctx: Context, probe: { size: number | un
   if (ctx.subgroups) return `the device's subgroups have ${ctx.subgroups.size} lanes, not 32`;
   if (probe.size === undefined) return 'the subgroup size varies and cannot be pinned to 32';
   return probe.consecutive ? `the device's subgroups have ${probe.size} lanes, not 32` : 'subgroup lanes are not laid out in thread order';
+}
+
+/** Where wmma goes on this device (lowering/matrix-path.ts decides per kernel, from the same facts). */
+function matrixPath(device: GPUDevice, ctx: Context): { matrices: 'tensor-core' | 'portable'; matricesReason: string } {
+  const configs = subgroupMatrixConfigs(device);
+  const list = configs.map((c) => `${c.componentType}->${c.resultComponentType} ${c.M}x${c.N}x${c.K}`).join(', ');
+  if (configs.length === 0) return { matrices: 'portable', matricesReason: 'no subgroup matrices (Dawn exposes them with PTX_WGSL_DAWN_FLAGS, see the README)' };
+  if (ctx.subgroups?.size !== 32 || ctx.subgroups.pinned) return { matrices: 'portable', matricesReason: `subgroup matrices ${list}, but a warp is not one subgroup here` };
+  return { matrices: 'tensor-core', matricesReason: `subgroup matrices ${list}: wmma m16n16k16 f16 kernels whose fragments flow only between wmma instructions` };
 }
 
 function floatFacts(f: NativeFloat): NativeFloat {
@@ -116,7 +126,7 @@ function formatInfo(i: DeviceInfo): string {
     `  warps       ${i.paths.warps}: ${i.paths.warpsReason}`,
     `  fma.rn.f32  ${i.paths.fma === 'fused' ? 'fused: WGSL fma() fuses on this device' : 'emulated: exact integer arithmetic (WGSL fma() does not fuse here)'}`,
     `  f32         ${f32Path(f32, native)}`,
-    `  matrices    ${i.paths.matrices}`,
+    `  matrices    ${i.paths.matrices}: ${i.paths.matricesReason}`,
     'limits:',
     ...Object.entries(i.limits).map(([k, v]) => `  ${k.padEnd(44)} ${v}`),
   ];

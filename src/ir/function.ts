@@ -206,7 +206,9 @@ export interface IrModule {
 }
 
 /** How WGSL views a memory region: the widest access decides, atomics or sub-word stores force atomics. */
-export type MemoryView = 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>';
+export type MemoryView = 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | MatrixView;
+/** A global slot holding only wmma fragments on the tensor-core path (lowering/wgsl/emit-matrix.ts). */
+export type MatrixView = 'f16' | 'f32';
 
 export interface GlobalSlot {
   /** The kernel parameter whose allocation is bound, and parameters merged into it. */

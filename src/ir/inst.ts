@@ -257,13 +257,32 @@ export interface WarpSyncInst extends Base { readonly op: 'warp_sync'; readonly 
  */
 export interface CallInst extends Base { readonly op: 'call'; readonly callee: string; readonly args: readonly ValueId[]; readonly returns: readonly ValueId[] }
 
+/**
+ * The tensor-core path of wmma (src/translate/wmma-subgroup-matrix.ts): whole fragments as
+ * WGSL subgroup matrices. Loads and stores address `rows x cols` elements from `address`
+ * (a byte address, like `load`'s) with `stride` elements between rows (`colMajor`: columns);
+ * `matrix_mma` is D = A * B + C; `matrix_fill` is a matrix whose every element has the
+ * constant `bits` (of the element type).
+ */
+export interface MatrixLoadInst extends Base {
+  readonly op: 'matrix_load'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly stride: ValueId; readonly colMajor: boolean;
+}
+export interface MatrixStoreInst extends Base {
+  readonly op: 'matrix_store'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly value: ValueId; readonly stride: ValueId; readonly colMajor: boolean;
+}
+export interface MatrixMmaInst extends Base { readonly op: 'matrix_mma'; readonly a: ValueId; readonly b: ValueId; readonly c: ValueId }
+export interface MatrixFillInst extends Base { readonly op: 'matrix_fill'; readonly bits: bigint }
+
 export type Inst =
   | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
   | IntBinaryInst | IntUnaryInst | IntBitsInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
   | FloatBinaryInst | FmaInst | FloatUnaryInst | FloatCompareInst | ConvertInst
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
   | LoadInst | StoreInst | AtomicInst | MbarrierInst | MbarrierWaitInst | BarrierInst | FenceInst | TrapIfInst
-  | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst;
+  | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst
+  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst;
 
 export type Op = Inst['op'];
 export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
@@ -283,6 +302,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   shfl: ['value', 'lane', 'clamp', 'mask', 'active'], vote: ['pred', 'mask', 'active'], activemask: ['active'],
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
   call: ['args', 'returns'],
+  matrix_load: ['address', 'stride'], matrix_store: ['address', 'value', 'stride'], matrix_mma: ['a', 'b', 'c'], matrix_fill: [],
 };
 
 /** Instructions that must not be removed or moved even when their result is unused. */
@@ -293,6 +313,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   select: false, special: false, kernel_param: false, address_of: false, cvta: false,
   load: false, store: true, atomic: true, mbarrier: true, mbarrier_wait: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
+  matrix_load: false, matrix_store: true, matrix_mma: false, matrix_fill: false,
 };
 
 /** The value operands of an instruction, in order (nulls skipped). */

@@ -16,8 +16,18 @@ export interface VectorType { readonly kind: 'vector'; readonly element: ScalarI
 /** A pointer into one memory region, produced by address-space lowering (byte offset inside). */
 export interface PointerType { readonly kind: 'pointer'; readonly space: AddressSpace }
 
+/**
+ * A WGSL subgroup matrix (`chromium_experimental_subgroup_matrix`): a whole wmma fragment of a
+ * warp on the tensor-core path, opaque to everything but the matrix instructions. `use` is
+ * WGSL's left (A, rows x k), right (B, k x cols) or result (C/D).
+ */
+export interface MatrixType {
+  readonly kind: 'matrix'; readonly use: 'left' | 'right' | 'result';
+  readonly element: FloatType; readonly rows: number; readonly cols: number;
+}
+
 export type ScalarIrType = PredType | IntType | FloatType;
-export type IrType = ScalarIrType | VectorType | PointerType;
+export type IrType = ScalarIrType | VectorType | PointerType | MatrixType;
 
 export type AddressSpace = 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic';
 
@@ -26,6 +36,7 @@ const ints = new Map<IntBits, IntType>();
 const floats = new Map<string, FloatType>();
 const vectors = new Map<string, VectorType>();
 const pointers = new Map<AddressSpace, PointerType>();
+const matrices = new Map<string, MatrixType>();
 
 export function int(bits: IntBits): IntType {
   let t = ints.get(bits);
@@ -53,6 +64,13 @@ export function pointer(space: AddressSpace): PointerType {
   return t;
 }
 
+export function matrix(use: MatrixType['use'], element: FloatType, rows: number, cols: number): MatrixType {
+  const key = `${use}.${typeName(element)}.${rows}x${cols}`;
+  let t = matrices.get(key);
+  if (!t) matrices.set(key, (t = { kind: 'matrix', use, element, rows, cols }));
+  return t;
+}
+
 export const i8 = int(8);
 export const i16 = int(16);
 export const i32 = int(32);
@@ -70,6 +88,7 @@ export function bitWidth(t: IrType): number {
     case 'float': return t.bits;
     case 'vector': return bitWidth(t.element) * t.count;
     case 'pointer': return 32;
+    case 'matrix': return bitWidth(t.element) * t.rows * t.cols;
   }
 }
 
@@ -80,6 +99,7 @@ export function typeName(t: IrType): string {
     case 'float': return t.format === 'bf16' ? 'bf16' : `f${t.bits}`;
     case 'vector': return `${typeName(t.element)}x${t.count}`;
     case 'pointer': return `ptr.${t.space}`;
+    case 'matrix': return `matrix.${t.use}.${typeName(t.element)}.${t.rows}x${t.cols}`;
   }
 }
 

@@ -19,6 +19,7 @@ import { SsaBuilder, type PendingEdge } from './ssa.js';
 import { HANDLERS } from './handlers.js';
 import { callTargetsOf } from './function-pointers.js';
 import { notSupported } from './handler.js';
+import { fragmentMove, isFragmentMove } from './wmma-subgroup-matrix.js';
 
 type Item =
   | { readonly kind: 'label'; readonly name: string; readonly span: Span }
@@ -205,7 +206,7 @@ function plainRegisters(cx: BuildContext, inst: Ast.Instruction): Ast.Instructio
 /** Guarded instructions with effects become a small diamond; pure ones compute then select. */
 function translateInstruction(cx: BuildContext, written: Ast.Instruction, trySeal: (b: BlockId) => void): void {
   const inst = plainRegisters(cx, written);
-  const handler = HANDLERS[inst.opcode];
+  const handler = cx.symbols.fragments && isFragmentMove(cx.symbols.fragments, inst) ? fragmentMove : HANDLERS[inst.opcode];
   if (!handler) {
     notSupported(cx, inst);
     return;

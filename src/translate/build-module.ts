@@ -25,8 +25,10 @@ import type { ValueId } from '../ir/entities.js';
 import type { Span } from '../diagnostics/span.js';
 import * as T from '../ir/types.js';
 import { paramType } from './vocabulary.js';
+import type { FragmentPlan } from './wmma-fragment-plan.js';
 
-export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string): IrModule {
+/** `fragments`: the entries whose wmma takes the tensor-core path, with their fragment plans. */
+export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string, fragments?: ReadonlyMap<string, FragmentPlan>): IrModule {
   const functions = functionTable(ast);
   const { variables, spaces } = moduleVariables(ast, diagnostics, functions);
   const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
@@ -52,6 +54,7 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
       variables: fnSpaces,
       elementBytes: elementSizes(ast, renamed.body),
       functions,
+      ...(item.isEntry && fragments?.has(item.name) ? { fragments: fragments.get(item.name) as FragmentPlan } : {}),
     };
     const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
     if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };

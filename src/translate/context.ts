@@ -38,7 +38,11 @@ export interface ModuleSymbols {
   readonly elementBytes?: ReadonlyMap<string, number>;
   /** The module's function addresses (function-pointers.ts). */
   readonly functions?: FunctionTable;
+  /** Set when this kernel's wmma takes the tensor-core path (wmma-fragment-flow.ts). */
+  readonly fragments?: FragmentPlan;
 }
+
+import type { FragmentPlan } from './wmma-fragment-plan.js';
 
 export class BuildContext {
   block: BlockId;

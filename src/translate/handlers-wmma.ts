@@ -44,7 +44,7 @@ function memorySpace(cx: BuildContext, inst: Ast.Instruction): MemorySpace | und
   return undefined;
 }
 
-interface Access {
+export interface Access {
   readonly layout: FragmentLayout;
   readonly type: WmmaElement;
   readonly order: Layout;
@@ -52,7 +52,7 @@ interface Access {
 }
 
 /** The fragment of a load or store, after its form's checks (L001 and undefined otherwise). */
-function accessForm(cx: BuildContext, inst: Ast.Instruction, use: string): Access | undefined {
+export function accessForm(cx: BuildContext, inst: Ast.Instruction, use: string): Access | undefined {
   const m = inst.modifiers;
   const fail = (note: string): undefined => { notSupported(cx, inst, note); return undefined; };
   const shape = m.shape ? WMMA_SHAPES[m.shape] : undefined;
@@ -225,7 +225,7 @@ const mma: Handler = (cx, inst) => {
   d.forEach((op, r) => cx.write(op, results[r] as ValueId));
 };
 
-function mmaForm(cx: BuildContext, inst: Ast.Instruction): ConstructorParameters<typeof WmmaMma>[2] | undefined {
+export function mmaForm(cx: BuildContext, inst: Ast.Instruction): ConstructorParameters<typeof WmmaMma>[2] | undefined {
   const m = inst.modifiers;
   const fail = (note: string): undefined => { notSupported(cx, inst, note); return undefined; };
   const shape = m.shape ? WMMA_SHAPES[m.shape] : undefined;

@@ -8,6 +8,7 @@ import { MATRIX_HANDLERS } from './handlers-matrix.js';
 import { mbarrier } from './handlers-mbarrier.js';
 import { mma } from './handlers-mma.js';
 import { wmma } from './handlers-wmma.js';
+import { wmmaSubgroupMatrix } from './wmma-subgroup-matrix.js';
 import { DATA_HANDLERS } from './handlers-data.js';
 import { FLOAT_HANDLERS, isFloatInstruction } from './handlers-float.js';
 import { INT_HANDLERS } from './handlers-int.js';
@@ -45,6 +46,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   mbarrier,
   ...MATRIX_HANDLERS,
   mma,
-  wmma,
+  wmma: (cx, inst) => (cx.symbols.fragments ? wmmaSubgroupMatrix : wmma)(cx, inst),
   bar: withWarpSync(MEMORY_HANDLERS['bar']),
 };
