@@ -1,9 +1,8 @@
 /**
  * Which path a kernel's warp-level matrix products (`wmma`, `mma`) took, for the page's path
- * report. Today the compiler has one, the portable one: each product becomes whole-warp shuffles
- * and arithmetic in translation (src/translate/handlers-wmma.ts, handlers-mma.ts), so the layout
- * says nothing about it; a layout that does carry a `matrix` report (a device path such as
- * subgroup matrices) is shown as it says.
+ * report: the layout's `matrix` report where the compiler gives one (wmma kernels: portable or
+ * tensor cores), else, for kernels with mma, the portable path (whole-warp shuffles and arithmetic
+ * in translation: src/translate/handlers-mma.ts).
  */
 import { parsePtx, type CompiledKernel } from '../src/index.js';
 
@@ -31,8 +30,11 @@ function reportOf(m: unknown): MatrixPath | undefined {
   if (typeof m === 'string') return { path: m, reason: '' };
   if (typeof m !== 'object' || m === null) return undefined;
   const { path, reason } = m as { path?: unknown; reason?: unknown };
-  return typeof path === 'string' ? { path, reason: typeof reason === 'string' ? reason : '' } : undefined;
+  return typeof path === 'string' ? { path: PATH_NAMES[path] ?? path, reason: typeof reason === 'string' ? reason : '' } : undefined;
 }
+
+/** The page's names for the compiler's matrix paths (KernelLayout.matrix). */
+const PATH_NAMES: Readonly<Record<string, string>> = { portable: 'portable (warp shuffles)', 'tensor-core': 'tensor cores (subgroup matrices)' };
 
 /** Whether the entry, or a function it calls directly or through others, has a wmma or mma. */
 function usesMatrixProducts(module: Module, entry: string): boolean {
