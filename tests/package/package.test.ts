@@ -2,8 +2,9 @@
 // (extracted, with its dependencies linked from this checkout's node_modules: the test runs
 // offline), then imported by Node (a kernel runs, the CLI runs), TypeScript (the declarations
 // check with skipLibCheck off), Deno (a local path import: `npm:ptx-wgsl` needs a registry) and
-// esbuild for browsers (no Node built-ins reach the bundle). Without Dawn's `webgpu` package, the
-// optional peer dependency, Node gets an R003 error that says to install it.
+// esbuild for browsers (no Node built-ins reach the bundle, and a bundle runs a kernel in
+// Chromium). Without Dawn's `webgpu` package, the optional peer dependency, Node gets an R003
+// error that says to install it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denoCommand, gpuEnv } from '../hosts/host-utils.js';
+import { runInChromium } from '../hosts/chromium-runner.js';
 import { ensureDist, ROOT } from '../helpers/built-dist.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ptxw-pack-'));
@@ -112,6 +114,28 @@ describe('npm pack', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ entry: 'saxpy', y: SAXPY_Y });
   });
+
+  it('runs a kernel in Chromium from a bundle of the installed package', async () => {
+    // the page's runAll (tests/hosts/chromium-runner.ts) runs saxpy through the tarball's runPtx
+    const ptx = readFileSync(join(app, 'saxpy.ptx'), 'utf8');
+    writeFileSync(join(app, 'chromium-entry.js'), `import { runPtx } from 'ptx-wgsl';
+export async function runAll() {
+  const y = new Float32Array(8).fill(1);
+  const t0 = performance.now();
+  try {
+    await runPtx(${JSON.stringify(ptx)}, [8, 2, new Float32Array(8).map((_, i) => i), y], { grid: 1, block: 32 });
+    return { info: null, results: [{ name: 'saxpy', ok: true, message: JSON.stringify([...y]), ms: performance.now() - t0 }] };
+  } catch (e) {
+    return { info: null, results: [{ name: 'saxpy', ok: false, message: String(e), ms: 0 }] };
+  }
+}
+`);
+    const out = join(app, 'chromium');
+    mkdirSync(out, { recursive: true });
+    await build({ absWorkingDir: app, entryPoints: ['chromium-entry.js'], bundle: true, platform: 'browser', format: 'esm', outfile: join(out, 'smoke.js'), logLevel: 'silent' });
+    const run = await runInChromium({ bundleDir: out, script: 'smoke.js', timeoutMs: 240_000 });
+    expect(run.results, run.log.join('\n')).toEqual([expect.objectContaining({ name: 'saxpy', ok: true, message: JSON.stringify(SAXPY_Y) })]);
+  }, 300_000);
 
   it('bundles for browsers with no Node built-ins (README states the size)', async () => {
     writeFileSync(join(app, 'browser-entry.js'), `export { runPtx } from 'ptx-wgsl';\n`);
