@@ -9,45 +9,16 @@ import { compile, getDefaultDevice, releaseDefaultDevice } from '../../src/index
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { Context } from '../../runtime/context.js';
 import * as R from '../conformance/ref/float.ts';
+import { runTriples, tripleKernel } from './f32-triples.ts';
 
 process.env['XDG_RUNTIME_DIR'] ??= '/tmp';
 afterAll(() => releaseDefaultDevice());
 
 const MODES = ['rz', 'rm', 'rp'] as const;
-const PTX = `.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry fmas(.param .u64 pin, .param .u64 pout, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .f32 %f<8>;
-  .reg .b32 %r<6>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [pin];
-  ld.param.u64 %rd2, [pout];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.s32 %r5, %r3, %r4, %r2;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd3, %r5, 12;
-  add.s64 %rd4, %rd1, %rd3;
-  ld.global.f32 %f1, [%rd4];
-  ld.global.f32 %f2, [%rd4+4];
-  ld.global.f32 %f3, [%rd4+8];
-  add.s64 %rd5, %rd2, %rd3;
+const PTX = tripleKernel('fmas', `
   fma.rz.f32 %f4, %f1, %f2, %f3;
   fma.rm.f32 %f5, %f1, %f2, %f3;
-  fma.rp.f32 %f6, %f1, %f2, %f3;
-  st.global.f32 [%rd5], %f4;
-  st.global.f32 [%rd5+4], %f5;
-  st.global.f32 [%rd5+8], %f6;
-DONE:
-  ret;
-}
-`;
+  fma.rp.f32 %f6, %f1, %f2, %f3;`, ['%f4', '%f5', '%f6']);
 
 function inputs(n: number): Uint32Array {
   let seed = 0x1234567;
@@ -89,14 +60,7 @@ describe('fma.rz/rm/rp.f32 from a fused fma() and its residual', () => {
     const device = await getDefaultDevice();
     const ctx = new Context(device, runtimeCompiler.compileModule, { fusedFma: true });
     try {
-      const mod = ctx.loadModule(PTX, { fileName: 'fma-directed.ptx' });
-      const din = ctx.malloc(x.byteLength);
-      const dout = ctx.malloc(x.byteLength);
-      ctx.memcpyHtoD(din, x);
-      ctx.memset(dout, 0xab, x.byteLength);
-      mod.getFunction('fmas').launch({ grid: [n / 128, 1, 1], block: [128, 1, 1] }, [din, dout, n] as never);
-      const got = new Uint32Array(3 * n);
-      await ctx.memcpyDtoH(got, dout);
+      const got = await runTriples(ctx, PTX, 'fmas', x, 3);
       const bad: string[] = [];
       for (let i = 0; i < n && bad.length < 5; i++) {
         const [a, b, c] = [x[3 * i], x[3 * i + 1], x[3 * i + 2]].map((v) => BigInt(v as number)) as [bigint, bigint, bigint];
