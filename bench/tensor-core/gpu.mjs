@@ -20,12 +20,9 @@ const ptx = readFileSync(join(here, 'wmma_gemm_plain.ptx'), 'utf8');
 // 1. What Tint accepts
 const base = compile(ptx, { entry: 'gemm_plain16', subgroupSize: 32, subgroupMatrixConfigs: configs }).kernels[0];
 console.log('layout.matrix', JSON.stringify(base.layout.matrix));
-const noDiag = base.wgsl.replace('diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n', '').replace('diagnostic(off, subgroup_uniformity);\n', '');
-const onlySg = base.wgsl.replace('diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n', '');
-const onlyCm = base.wgsl.replace('diagnostic(off, subgroup_uniformity);\n', '');
-const bcast = 'enable subgroups;\n' + noDiag.replace(/(subgroupMatrix(?:Load<[^(]*>|Store<[a-z_]*>)\(&ptx_slot\d, )(\([^)]*\))/g, '$1subgroupBroadcastFirst($2)');
-const boolForm = base.wgsl.replace(/subgroupMatrixLoad<(.*), (row|col)_major>\((&ptx_slot\d, \([^)]*\)), /g, (_, t, m, p) => `subgroupMatrixLoad<${t}>(${p}, ${m === 'col'}, `).replace(/subgroupMatrixStore<(row|col)_major>\((&ptx_slot\d, \([^)]*\), [^,]*), /g, (_, m, p) => `subgroupMatrixStore(${p}, ${m === 'col'}, `);
-const variants = { 'as emitted (both diagnostics off)': base.wgsl, 'only subgroup_uniformity off': onlySg, 'only chromium_experimental.subgroup_matrix_uniformity off': onlyCm, 'no diagnostic directive': noDiag, 'no directive, offsets through subgroupBroadcastFirst': bcast };
+const withoutDisable = base.wgsl.replace('enable chromium_disable_uniformity_analysis;\n', '');
+const diagsInstead = withoutDisable.replace('enable chromium_experimental_subgroup_matrix;\n', 'enable chromium_experimental_subgroup_matrix;\ndiagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\ndiagnostic(off, subgroup_uniformity);\n');
+const variants = { 'as emitted (uniformity analysis disabled)': base.wgsl, 'analysis on, both uniformity diagnostics off': diagsInstead, 'analysis on, no directive': withoutDisable };
 console.log(base.wgsl.split('\n').filter((l) => l.includes('subgroupMatrix')).join('\n'));
 for (const [name, code] of Object.entries(variants)) {
   device.pushErrorScope('validation');

@@ -1,6 +1,8 @@
 import cupy as cp, numpy as np, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
-mod = cp.RawModule(path=os.path.join(here, 'wmma_gemm_plain.ptx'))
+ptx = os.path.join(here, 'wmma_gemm_plain.ptx')
+if not os.path.exists(ptx): ptx = os.path.join(here, '..', '..', 'tests', 'matrix', 'kernels', 'wmma_gemm_plain.ptx')
+mod = cp.RawModule(path=ptx)
 S = 4096
 a = (cp.random.rand(S * S, dtype=cp.float32) - 0.5).astype(cp.float16); b = (cp.random.rand(S * S, dtype=cp.float32) - 0.5).astype(cp.float16)
 d = cp.zeros(S * S, dtype=cp.float32)

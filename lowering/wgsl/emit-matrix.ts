@@ -11,15 +11,19 @@ import type { InstContext } from './expr-context.js';
 import { regionPlace } from './emit-memory.js';
 import { wgslType } from './types.js';
 
-/** The directives a kernel with subgroup matrices needs. The analysis that proves operands
- *  uniform is workgroup-scoped, while wmma operands are uniform per warp (the ISA requires
- *  it), so its diagnostic is turned off as `subgroup_uniformity` is for warp code. */
+/** The directives a kernel with subgroup matrices needs. Tint's analysis requires subgroup
+ *  matrix built-ins in control flow it can prove subgroup-uniform, and it proves nothing derived
+ *  from `local_invocation_id` (not even `subgroupBroadcastFirst` of it) while PTX computes a
+ *  warp's tile from `%tid`; the `chromium_experimental.subgroup_matrix_uniformity` diagnostic
+ *  silences the operand check but not the control-flow check (measured on the H100 and H200,
+ *  Dawn 0.6.2). `.aligned` wmma already obliges the PTX to run every wmma warp-uniformly, so
+ *  the analysis is switched off; the extension is offered under `allow_unsafe_apis`, the same
+ *  toggle subgroup matrices need. */
 export const MATRIX_ENABLES: readonly string[] = [
   'enable f16;',
   'enable subgroups;',
   'enable chromium_experimental_subgroup_matrix;',
-  'diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);',
-  'diagnostic(off, subgroup_uniformity);',
+  'enable chromium_disable_uniformity_analysis;',
 ];
 
 const matrixType = (t: T.MatrixType): string => wgslType(t);

@@ -103,8 +103,10 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const laneId = fe.library.has(SUBGROUP_LANE_MARKER);
   const matrices = usesMatrices(fn);
   const enables = [
-    ...(laneId ? [...new Set([...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'])] : warpDecls.enables),
-    ...(matrices ? MATRIX_ENABLES : []),
+    ...new Set([
+      ...(laneId ? [...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : warpDecls.enables),
+      ...(matrices ? MATRIX_ENABLES : []),
+    ]),
   ];
   const decls: string[] = [
     ...enables,

@@ -8,7 +8,9 @@
  *  - `mov` between two lists at the same position (a whole-fragment copy when every position
  *    is copied) or inside one list (its elements are then equal: nothing to do);
  *  - `mov` of one finite constant into a list's registers (`wmma::fill_fragment`), every
- *    register of the list covered (directly or by a copy inside the list).
+ *    register of the list covered (directly or by a copy inside the list). The constant may
+ *    come through registers in the same straight-line code: nvcc fills an f16 fragment with
+ *    `cvt.rn.f16.f32 %h, <f32 constant>` and `mov.b32 %r, {%h, %h}`.
  * Anything else (an epilogue scaling `frag.x[i]`, a predicated mov, a register in two lists)
  * keeps the whole kernel on the portable path, with the reason. Positions are not traced
  * through control flow: a constant moved into part of a list after the whole list was filled
@@ -126,23 +128,24 @@ function checkMoves(ordered: readonly (Ast.Instruction | null)[], registers: Rea
   const fillOf = new Map<number, bigint>(); // list -> its fill constant
   const covered = new Map<number, Set<number>>(); // list -> positions written by fills or in-list copies
   const copies = new Map<string, Set<number>>(); // "to,from" lists -> positions copied
-  const known = new Map<string, Ast.Operand>(); // register -> the constant it was last set to, in this straight line
+  const known = new Map<string, Constant>(); // register -> the constant it was last set to, in this straight line
   const add = <K>(m: Map<K, Set<number>>, k: K, p: number): void => { const s = m.get(k) ?? new Set(); s.add(p); m.set(k, s); };
   for (const inst of ordered) {
     if (inst === null || inst.opcode === 'bra' || inst.opcode === 'ret' || inst.opcode === 'exit') { known.clear(); continue; }
     const mentioned = inst.operands.flatMap(registersIn);
     const [dst, src] = inst.operands;
     const plainMov = inst.opcode === 'mov' && !inst.guard && inst.operands.length === 2 && dst?.kind === 'register' && dst.component === undefined;
-    const constant = plainMov && src ? (src.kind === 'integer' || src.kind === 'float' ? src : src.kind === 'register' && src.component === undefined ? known.get(src.name) : undefined) : undefined;
+    const constant = plainMov && src ? constantOf(src, known) : undefined;
+    const folded = constant ?? (dst?.kind === 'register' && !inst.guard ? halfOfConstant(inst, known) : undefined);
     for (const r of mentioned) if (r !== (src?.kind === 'register' ? src.name : undefined)) known.delete(r);
-    if (plainMov && constant) known.set((dst as Ast.RegisterOperand).name, constant);
+    if (folded) known.set((dst as Ast.RegisterOperand).name, folded);
     if (inst.opcode === 'wmma') continue;
     const touched = mentioned.filter((r) => registers.has(r));
     if (touched.length === 0) continue;
     const fail = (why: string): never => { throw new Refusal(`${named(inst)} ${why}`); };
     const to = plainMov ? registers.get((dst as Ast.RegisterOperand).name) : undefined;
     if (!to) return fail(`uses fragment register ${touched[0] as string} element by element`);
-    const bits = constant ? fillBits(constant, to.type) : undefined;
+    const bits = constant && constant.width === 32 ? fillBits(constant.bits, to.type) : undefined;
     if (bits !== undefined) {
       if (fillOf.has(to.list) && fillOf.get(to.list) !== bits) fail('fills one fragment with two constants');
       fillOf.set(to.list, bits);
@@ -164,12 +167,49 @@ function checkMoves(ordered: readonly (Ast.Instruction | null)[], registers: Rea
   return fills;
 }
 
-/** The element bits of a constant written into a register of a fragment of `type`, if one element value. */
-function fillBits(op: Ast.Operand, type: T.MatrixType): bigint | undefined {
-  let word: bigint;
-  if (op.kind === 'integer') word = BigInt.asUintN(32, op.value);
-  else if (op.kind === 'float' && op.width === 32) word = op.bits;
-  else return undefined;
+/** A constant a register holds: its bits and width (16 for an f16 made by cvt). */
+interface Constant { readonly bits: bigint; readonly width: 16 | 32 }
+
+/** The constant an operand denotes: an immediate, a register known to hold one, or a pair of
+ *  known halves packed into 32 bits (`{%lo, %hi}`). */
+function constantOf(op: Ast.Operand, known: ReadonlyMap<string, Constant>): Constant | undefined {
+  if (op.kind === 'integer') return { bits: BigInt.asUintN(32, op.value), width: 32 };
+  if (op.kind === 'float') return op.width === 32 ? { bits: op.bits, width: 32 } : undefined;
+  if (op.kind === 'register') return op.component === undefined ? known.get(op.name) : undefined;
+  if (op.kind === 'vector' && op.elements.length === 2 && !op.predicate) {
+    const [lo, hi] = op.elements.map((e) => constantOf(e, known));
+    return lo?.width === 16 && hi?.width === 16 ? { bits: (hi.bits << 16n) | lo.bits, width: 32 } : undefined;
+  }
+  return undefined;
+}
+
+const scratch = new DataView(new ArrayBuffer(4));
+
+/** `cvt.rn.f16.f32 %h, c` of a known f32 constant that f16 holds exactly: the f16 bits. */
+function halfOfConstant(inst: Ast.Instruction, known: ReadonlyMap<string, Constant>): Constant | undefined {
+  const m = inst.modifiers;
+  if (inst.opcode !== 'cvt' || m.types[0] !== 'f16' || m.types[1] !== 'f32' || m.rounding !== 'rn' || m.ftz || m.sat) return undefined;
+  const c = inst.operands[1] ? constantOf(inst.operands[1], known) : undefined;
+  if (!c || c.width !== 32) return undefined;
+  scratch.setUint32(0, Number(c.bits));
+  const x = scratch.getFloat32(0);
+  const h = exactHalf(x);
+  return h === undefined ? undefined : { bits: BigInt(h), width: 16 };
+}
+
+/** The f16 bits of x when x is a finite f16 value (normal or zero), else undefined. */
+function exactHalf(x: number): number | undefined {
+  if (x === 0) return Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (!Number.isFinite(a) || a < 2 ** -14 || a > 65504) return undefined;
+  const e = Math.floor(Math.log2(a));
+  const m = (a / 2 ** e - 1) * 1024;
+  if (!Number.isInteger(m)) return undefined;
+  return (x < 0 ? 0x8000 : 0) | ((e + 15) << 10) | m;
+}
+
+/** The element bits of a constant word written into a register of a fragment of `type`, if one element value. */
+function fillBits(word: bigint, type: T.MatrixType): bigint | undefined {
   if (type.element.bits === 32) return (word & 0x7f800000n) === 0x7f800000n ? undefined : word;
   // .f16 fragments hold two elements per .b32 register: both halves must be the one value
   const lo = word & 0xffffn;

@@ -30,10 +30,26 @@ describe('tensor-core path selection', () => {
     expect(kernel('wmma_gemm_plain', 'gemm_warp32').layout.matrix?.path).toBe('tensor-core');
   });
 
+  it('and the f16-accumulator GEMM, whose zero fill nvcc computes by cvt.rn.f16.f32 and packs by mov.b32 {h, h}', () => {
+    const k = kernel('wmma_gemm_plain', 'gemm_plain16_h');
+    expect(k.layout.matrix).toEqual({ path: 'tensor-core', reason: 'the device offers subgroup matrices f16->f16 16x16x16 and every fragment flows only between wmma instructions' });
+    expect(k.wgsl).toContain('subgroup_matrix_result<f16, 16, 16>(f16(0.0))');
+  });
+
+  // the same kernel with its fill constant edited: 1.0 is an f16 value, 0.1 is not (cvt would round it)
+  const refilled = (f32: string): string => kernelSource('wmma_gemm_plain').replace('mov.f32 \t%f1, 0f00000000;', `mov.f32 \t%f1, ${f32};`);
+  it('takes a cvt fill of a constant f16 holds exactly, and refuses one it would round', () => {
+    const compileWith = (src: string) => compile(src, { ...NATIVE_WARPS, entry: 'gemm_plain16_h', fileName: 'refilled.ptx' }).kernels[0];
+    const one = compileWith(refilled('0f3F800000'));
+    expect(one?.layout.matrix?.path).toBe('tensor-core');
+    expect(one?.wgsl).toContain('subgroup_matrix_result<f16, 16, 16>(f16(1.0))');
+    const tenth = compileWith(refilled('0f3DCCCCCD'));
+    expect(tenth?.layout.matrix).toEqual({ path: 'portable', reason: '`mov.b32` writes fragment register %r52 element by element' });
+  });
+
   it.each([
     ['an epilogue scaling the accumulator element by element', 'wmma_gemm', 'gemm_tile16', NATIVE_WARPS, '`mul.f32` uses fragment register %f43 element by element'],
     ['the same with fragments from shared memory', 'wmma_gemm', 'gemm_tile32_shared', NATIVE_WARPS, '`mul.f32` uses fragment register %f195 element by element'],
-    ['an f16 fill computed by cvt (not a constant mov)', 'wmma_gemm_plain', 'gemm_plain16_h', NATIVE_WARPS, '`mov.b32` writes fragment register %r52 element by element'],
     ['a device without subgroup matrices (lavapipe, or Dawn without unsafe APIs)', 'wmma_gemm_plain', 'gemm_plain16', { subgroupSize: 32 }, "the device offers no subgroup matrices (chromium-experimental-subgroup-matrix; see the README for Dawn's flags)"],
     ['subgroups of 8 lanes', 'wmma_gemm_plain', 'gemm_plain16', { ...NATIVE_WARPS, subgroupSize: 8 }, "the device's subgroups have 8 lanes, not 32"],
     ['the emulated warp path', 'wmma_gemm_plain', 'gemm_plain16', { ...NATIVE_WARPS, warpPath: 'emulated' }, 'the warp path is emulated: a warp is not one subgroup'],
@@ -58,9 +74,9 @@ describe('tensor-core WGSL', () => {
   const lines = wgsl.split('\n');
 
   it('enables the extension and views the buffers as arrays of their elements', () => {
-    expect(lines.slice(0, 5)).toEqual([
+    expect(lines.slice(0, 4)).toEqual([
       'enable f16;', 'enable subgroups;', 'enable chromium_experimental_subgroup_matrix;',
-      'diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);', 'diagnostic(off, subgroup_uniformity);',
+      'enable chromium_disable_uniformity_analysis;',
     ]);
     expect(wgsl).toContain('var<storage, read> ptx_slot0: array<f16>;');
     expect(wgsl).toContain('var<storage, read> ptx_slot1: array<f16>;');
