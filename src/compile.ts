@@ -33,7 +33,7 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
     throw new PtxError(diagnostics, source);
   }
   const matrix = chooseMatrixPaths(module, options, source.text);
-  const ir = buildModule(module, source, diagnostics, options.entry, matrix.plans);
+  const ir = buildModule(module, source, diagnostics, options.entry, matrix.plans, matrix.staged);
   fail(diagnostics, source);
   const kernels: CompiledKernel[] = [];
   for (const built of ir.functions) {

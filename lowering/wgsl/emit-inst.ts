@@ -13,7 +13,7 @@ import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
 import { emitMbarrier, emitMbarrierWait } from './emit-mbarrier.js';
-import { matrixFill, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
+import { matrixFill, mmaStaged, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
 
 type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
@@ -67,6 +67,7 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   matrix_store: matrixStore,
   matrix_mma: matrixMma,
   matrix_fill: matrixFill,
+  mma_staged: mmaStaged,
 };
 
 export function emitInst(cx: InstContext, inst: Inst): string | undefined {

@@ -275,6 +275,18 @@ export interface MatrixStoreInst extends Base {
 export interface MatrixMmaInst extends Base { readonly op: 'matrix_mma'; readonly a: ValueId; readonly b: ValueId; readonly c: ValueId }
 export interface MatrixFillInst extends Base { readonly op: 'matrix_fill'; readonly bits: bigint }
 
+/**
+ * `mma.sync` on the tensor-core path (src/translate/mma-tensor-core.ts): the warp's A, B and C
+ * fragments, each thread's registers in the ISA's layout, pass through workgroup memory into
+ * WGSL subgroup matrices, and D comes back to the registers the same way. `a`, `b`: .f16x2
+ * registers (i32); `c`: .f32 registers, or .f16x2 ones for .f16 accumulators. The result is
+ * D's registers as one vector (vec4<f32>, or vec2<i32> of .f16x2). A warp collective.
+ */
+export interface MmaStagedInst extends Base {
+  readonly op: 'mma_staged'; readonly shape: 'm16n8k16' | 'm16n8k8'; readonly accumulator: 'f16' | 'f32';
+  readonly a: readonly ValueId[]; readonly b: readonly ValueId[]; readonly c: readonly ValueId[];
+}
+
 export type Inst =
   | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
   | IntBinaryInst | IntUnaryInst | IntBitsInst | MulWideInst | IntCompareInst | ExtendInst | TruncateInst
@@ -282,7 +294,7 @@ export type Inst =
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
   | LoadInst | StoreInst | AtomicInst | MbarrierInst | MbarrierWaitInst | BarrierInst | FenceInst | TrapIfInst
   | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst
-  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst;
+  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst | MmaStagedInst;
 
 export type Op = Inst['op'];
 export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
@@ -303,6 +315,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
   call: ['args', 'returns'],
   matrix_load: ['address', 'stride'], matrix_store: ['address', 'value', 'stride'], matrix_mma: ['a', 'b', 'c'], matrix_fill: [],
+  mma_staged: ['a', 'b', 'c'],
 };
 
 /** Instructions that must not be removed or moved even when their result is unused. */
@@ -314,6 +327,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   load: false, store: true, atomic: true, mbarrier: true, mbarrier_wait: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
   matrix_load: false, matrix_store: true, matrix_mma: false, matrix_fill: false,
+  mma_staged: true,
 };
 
 /** The value operands of an instruction, in order (nulls skipped). */

@@ -27,8 +27,8 @@ import * as T from '../ir/types.js';
 import { paramType } from './vocabulary.js';
 import type { FragmentPlan } from './wmma-fragment-plan.js';
 
-/** `fragments`: the entries whose wmma takes the tensor-core path, with their fragment plans. */
-export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string, fragments?: ReadonlyMap<string, FragmentPlan>): IrModule {
+/** `fragments`: the entries whose wmma takes the tensor-core path, with their fragment plans; `mmaTensorCores`: those whose mma does. */
+export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Diagnostic[], only?: string, fragments?: ReadonlyMap<string, FragmentPlan>, mmaTensorCores?: ReadonlySet<string>): IrModule {
   const functions = functionTable(ast);
   const { variables, spaces } = moduleVariables(ast, diagnostics, functions);
   const module: IrModule = { source, addressSize: ast.addressSize, functions: [], variables };
@@ -55,6 +55,7 @@ export function buildModule(ast: Ast.Module, source: SourceFile, diagnostics: Di
       elementBytes: elementSizes(ast, renamed.body),
       functions,
       ...(item.isEntry && fragments?.has(item.name) ? { fragments: fragments.get(item.name) as FragmentPlan } : {}),
+      ...(item.isEntry && mmaTensorCores?.has(item.name) ? { mmaTensorCores: true } : {}),
     };
     const fn = buildFunction({ ...item, body: renamed.body }, params, symbols, diagnostics);
     if (!item.isEntry) fn.formals = { params: renamed.params.map((p) => p.name), returns: renamed.returns.map((p) => p.name) };

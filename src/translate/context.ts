@@ -40,6 +40,8 @@ export interface ModuleSymbols {
   readonly functions?: FunctionTable;
   /** Set when this kernel's wmma takes the tensor-core path (wmma-fragment-flow.ts). */
   readonly fragments?: FragmentPlan;
+  /** Set when this kernel's mma takes the tensor-core path (mma-tensor-core.ts). */
+  readonly mmaTensorCores?: boolean;
 }
 
 import type { FragmentPlan } from './wmma-fragment-plan.js';

@@ -35,6 +35,7 @@ import { INPUT_BITS } from './matrix-fragments.js';
 import { isIntegerInput, mmaForm, type Accumulator, type MmaForm } from './mma-form.js';
 import { isOwnLane, type ElementRef, type LaneExpr, type RegisterShape } from './mma-operands.js';
 import { WarpExchange } from './warp-exchange.js';
+import { mmaStaged, stagedShape } from './mma-tensor-core.js';
 
 type Role = 'a' | 'b' | 'c';
 type ElementType = MmaForm['a'] | Accumulator;
@@ -227,5 +228,8 @@ class MmaLowering {
 
 export const mma: Handler = (cx, inst) => {
   const form = mmaForm(cx, inst);
-  if (form) new MmaLowering(cx, inst, form).run();
+  if (!form) return;
+  const staged = cx.symbols.mmaTensorCores ? stagedShape(inst) : undefined;
+  if (staged !== undefined && typeof staged !== 'string') mmaStaged(cx, inst, staged);
+  else new MmaLowering(cx, inst, form).run();
 };

@@ -13,7 +13,7 @@ export function kernelSource(ptx: string): string {
 
 export type WarpPath = 'auto' | 'subgroups' | 'emulated';
 
-export interface MatrixRun { readonly outputs: Uint32Array[]; readonly path: string }
+export interface MatrixRun { readonly outputs: Uint32Array[]; readonly path: string; readonly matrix?: string }
 
 /** A scalar kernel argument (u32 or f32), after the buffers. */
 export type Scalar = { readonly u32: number } | { readonly f32: number };
@@ -26,10 +26,12 @@ export async function runMatrixKernel(
   ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number },
   inputs: readonly Uint32Array[], outputWords: readonly number[], warpPath: WarpPath,
   scalars: readonly Scalar[] = [], contextOptions: ContextOptions = {},
+  /** 'portable' by default: the tests that use it compare bit for bit with the portable path's exact arithmetic. */
+  matrixPath: 'auto' | 'portable' = 'portable',
 ): Promise<MatrixRun> {
   const c = await createContext(contextOptions);
   try {
-    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
+    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath, matrixPath });
     const fn = mod.getFunction(kernel);
     const ins = inputs.map((w) => { const b = c.malloc(Math.max(4, w.byteLength)); c.memcpyHtoD(b, w); return b; });
     const outs = outputWords.map((w) => { const b = c.malloc(4 * w); c.memcpyHtoD(b, new Uint32Array(w).fill(POISON)); return b; });
@@ -39,7 +41,7 @@ export async function runMatrixKernel(
     fn.launch(config, args);
     const outputs = outputWords.map((w) => new Uint32Array(w));
     for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, outs[i] as never);
-    return { outputs, path: compiled.layout.warp.path };
+    return { outputs, path: compiled.layout.warp.path, ...(compiled.layout.matrix ? { matrix: compiled.layout.matrix.path } : {}) };
   } finally {
     c.destroy();
   }
@@ -54,7 +56,7 @@ export async function runKernel(
 ): Promise<MatrixRun> {
   const c = await createContext({});
   try {
-    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath });
+    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath, matrixPath: 'portable' });
     const fn = mod.getFunction(kernel);
     const outs: { buffer: unknown; words: number }[] = [];
     const values = args.map((a) => {

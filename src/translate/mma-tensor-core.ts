@@ -1,0 +1,49 @@
+/**
+ * The tensor-core path of `mma.sync` (issue 14): the forms WGSL subgroup matrices can compute
+ * and their lowering to `mma_staged` (src/ir/inst.ts), which the emitter stages through
+ * workgroup memory (lowering/wgsl/emit-matrix.ts). Fragments of mma live in ordinary registers
+ * that the kernel may compute with in any way, so unlike wmma's path no fragment analysis is
+ * needed: every mma meets its operands in registers and leaves D in registers.
+ * The forms: .m16n8k16 and .m16n8k8 .row.col with .f16 A and B and D and C both .f32 or both
+ * .f16 (the configurations f16->f32 and f16->f16 at 16x8x16 and 16x8x8 that NVIDIA's Vulkan
+ * driver offers through Dawn). Tensor cores add in their own order and precision, as native
+ * mma does; the portable path (handlers-mma.ts) is exact in a documented order instead.
+ */
+import type * as Ast from '../ptx/ast.js';
+import type { ValueId } from '../ir/entities.js';
+import * as T from '../ir/types.js';
+import type { BuildContext } from './context.js';
+import { operand, unsupported } from './handler.js';
+import { registerList } from './handlers-matrix.js';
+import type { MatrixShape } from './wmma-fragment-plan.js';
+
+/** The subgroup-matrix configuration `inst` (an mma) needs, or the reason it has none. */
+export function stagedShape(inst: Ast.Instruction): MatrixShape | string {
+  const m = inst.modifiers;
+  const [d, a, b, c] = m.types;
+  const shape = m.shape;
+  if (m.satfinite) return '`.satfinite`';
+  if ((m.extra ?? []).length > 0 || m.mode || m.boolOp) return 'a modified form';
+  if (shape !== 'm16n8k16' && shape !== 'm16n8k8') return `.${shape ?? '?'} (the tensor-core path takes .m16n8k16 and .m16n8k8)`;
+  if (a !== 'f16' || b !== 'f16') return `.${a ?? '?'} inputs (f16 only)`;
+  if ((d !== 'f32' && d !== 'f16') || c !== d) return `.${d ?? '?'} D with .${c ?? '?'} C (both .f32 or both .f16)`;
+  if ((m.layouts ?? []).join('.') !== 'row.col') return 'layouts other than .row.col';
+  return { m: 16, n: 8, k: shape === 'm16n8k16' ? 16 : 8, input: 'f16', result: d };
+}
+
+/** One mma (its form already checked by mmaForm and stagedShape) as mma_staged and D's extracts. */
+export function mmaStaged(cx: BuildContext, inst: Ast.Instruction, shape: MatrixShape): void {
+  const f32 = shape.result === 'f32';
+  const lists = [0, 1, 2, 3].map((i) => registerList(operand(inst, i)));
+  const want = [f32 ? 4 : 2, shape.k / 4, shape.k / 8, f32 ? 4 : 2];
+  const wrong = lists.findIndex((l, i) => l.length !== want[i]);
+  if (wrong >= 0) { unsupported(cx, inst, `needs ${want[wrong]} registers in operand ${wrong + 1} (it has ${lists[wrong]?.length})`); return; }
+  const [d, a, b, c] = lists as [Ast.Operand[], Ast.Operand[], Ast.Operand[], Ast.Operand[]];
+  const words = (ops: readonly Ast.Operand[], t: T.IrType): ValueId[] => ops.map((o) => cx.read(o, t));
+  const type = f32 ? T.vector(T.f32, 4) : T.vector(T.i32, 2);
+  const v = cx.emit({
+    op: 'mma_staged', type, shape: shape.k === 16 ? 'm16n8k16' : 'm16n8k8', accumulator: f32 ? 'f32' : 'f16',
+    a: words(a, T.i32), b: words(b, T.i32), c: words(c, f32 ? T.f32 : T.i32),
+  }, inst.span);
+  d.forEach((op, index) => cx.write(op, cx.emit({ op: 'extract', type: f32 ? T.f32 : T.i32, value: v, index }, inst.span)));
+}
