@@ -13,7 +13,7 @@ import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
 import { emitMbarrier, emitMbarrierWait } from './emit-mbarrier.js';
-import { matrixFill, mmaStaged, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
+import { matrixFill, matrixStage, matrixUnstage, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
 
 type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
@@ -67,7 +67,8 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   matrix_store: matrixStore,
   matrix_mma: matrixMma,
   matrix_fill: matrixFill,
-  mma_staged: mmaStaged,
+  matrix_stage: matrixStage,
+  matrix_unstage: matrixUnstage,
 };
 
 export function emitInst(cx: InstContext, inst: Inst): string | undefined {

@@ -6,7 +6,6 @@
  * offset, stride)`: Dawn 0.6.2 warns that the older form with a bool argument is deprecated.
  */
 import type { InstOf } from '../../src/ir/inst.js';
-import type { ValueId } from '../../src/ir/entities.js';
 import type * as T from '../../src/ir/types.js';
 import type { InstContext } from './expr-context.js';
 import { regionPlace } from './emit-memory.js';
@@ -61,71 +60,69 @@ export function matrixMma(cx: InstContext, i: InstOf<'matrix_mma'>): string {
 }
 
 /**
- * mma_staged: each thread writes its A, B and C registers into its warp's staging area (the
- * ISA's fragment layouts: groupID g = lane / 4, q = 2 * (lane % 4)), the warp loads them as
- * subgroup matrices, multiplies, stores D there and each thread reads its D registers back.
- * Per warp: A (16 x K, row-major) at 0, B (K x 8, column-major) at 256, .f16 C/D (16 x 8) at
- * 384 halves; .f32 C/D (16 x 8) in a float area. No barrier separates the writes from the
- * collective loads: WGSL has none narrower than the workgroup, and the warp runs these
- * straight-line statements converged (.aligned mma requires it).
+ * matrix_stage / matrix_unstage (mma on tensor cores): each thread writes its registers into
+ * its warp's staging area in the ISA's fragment layout (groupID g = lane / 4, q = 2 * (lane %
+ * 4)) and the warp loads them as one subgroup matrix; D goes the other way. Per warp: A (16 x K,
+ * row-major) at half 0, B (K x 8, column-major) at 256, .f16 C/D (16 x 8, row-major) at 384;
+ * .f32 C/D (16 x 8) in a float area. The writes and the load of one fragment are emitted
+ * together, so no other staging comes between them. No barrier separates them: WGSL has none
+ * narrower than the workgroup, and a warp runs them converged (.aligned mma requires it).
  */
 const WARPS_IN_BLOCK = '((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z + 31u) / 32u)';
 const HALVES_PER_WARP = 512;
 const FLOATS_PER_WARP = 128;
+const HALF_AREA = `(ptx_tid_linear >> 5u) * ${HALVES_PER_WARP}u`;
+const FLOAT_AREA = `(ptx_tid_linear >> 5u) * ${FLOATS_PER_WARP}u`;
 
-const stagedName = (i: Pick<InstOf<'mma_staged'>, 'shape' | 'accumulator'>): string => `ptx_mma_${i.shape}_${i.accumulator}`;
+const resultIsF32 = (t: T.MatrixType): boolean => t.element.bits === 32;
+const stageName = (i: InstOf<'matrix_stage'>, t: T.MatrixType): string => `ptx_mma_put_${i.fragment}${i.fragment === 'c' ? (resultIsF32(t) ? '_f32' : '_f16') : i.k}`;
 
-export function mmaStaged(cx: InstContext, i: InstOf<'mma_staged'>): string {
-  const vec = (ids: readonly ValueId[], t: string): string => (ids.length === 1 ? cx.ref(ids[0] as ValueId) : `vec${ids.length}<${t}>(${ids.map((v) => cx.ref(v)).join(', ')})`);
-  return `${stagedName(i)}(ptx_tid_linear, ${vec(i.a, 'u32')}, ${vec(i.b, 'u32')}, ${vec(i.c, i.accumulator === 'f32' ? 'f32' : 'u32')})`;
+export function matrixStage(cx: InstContext, i: InstOf<'matrix_stage'>): string {
+  const t = i.type as T.MatrixType;
+  const f32 = i.fragment === 'c' && resultIsF32(t);
+  const parts = i.parts.map((v) => cx.ref(v));
+  const vec = parts.length === 1 ? parts[0] as string : `vec${parts.length}<${f32 ? 'f32' : 'u32'}>(${parts.join(', ')})`;
+  cx.line(`${stageName(i, t)}(ptx_tid_linear, ${vec});`);
+  const [area, at, stride] = i.fragment === 'a' ? ['ptx_mma_h', HALF_AREA, `${i.k}u`]
+    : i.fragment === 'b' ? ['ptx_mma_h', `${HALF_AREA} + 256u`, `${i.k}u`]
+      : f32 ? ['ptx_mma_f', FLOAT_AREA, '8u'] : ['ptx_mma_h', `${HALF_AREA} + 384u`, '8u'];
+  return `subgroupMatrixLoad<${matrixType(t)}, ${i.fragment === 'b' ? 'col_major' : 'row_major'}>(&${area}, ${at}, ${stride})`;
 }
 
-/** The staging areas and the function of each staged mma form a kernel uses. */
-export function mmaStagedDeclarations(forms: readonly Pick<InstOf<'mma_staged'>, 'shape' | 'accumulator'>[]): string[] {
-  if (forms.length === 0) return [];
-  const unique = [...new Map(forms.map((f) => [stagedName(f), f])).values()];
+export function matrixUnstage(cx: InstContext, i: InstOf<'matrix_unstage'>): string {
+  const f32 = resultIsF32(cx.typeOf(i.value) as T.MatrixType);
+  cx.line(f32 ? `subgroupMatrixStore<row_major>(&ptx_mma_f, ${FLOAT_AREA}, ${cx.ref(i.value)}, 8u);` : `subgroupMatrixStore<row_major>(&ptx_mma_h, ${HALF_AREA} + 384u, ${cx.ref(i.value)}, 8u);`);
+  return f32 ? 'ptx_mma_get_d_f32(ptx_tid_linear)' : 'ptx_mma_get_d_f16(ptx_tid_linear)';
+}
+
+/** The staging areas and the functions the staged fragments of a kernel use. */
+export function stagingDeclarations(stages: readonly InstOf<'matrix_stage'>[]): string[] {
+  if (stages.length === 0) return [];
+  const names = new Set(stages.map((i) => stageName(i, i.type as T.MatrixType)));
+  const f32 = names.has('ptx_mma_put_c_f32');
   const out = [`var<workgroup> ptx_mma_h: array<f16, ${WARPS_IN_BLOCK} * ${HALVES_PER_WARP}u>;`];
-  if (unique.some((f) => f.accumulator === 'f32')) out.push(`var<workgroup> ptx_mma_f: array<f32, ${WARPS_IN_BLOCK} * ${FLOATS_PER_WARP}u>;`);
+  if (f32) out.push(`var<workgroup> ptx_mma_f: array<f32, ${WARPS_IN_BLOCK} * ${FLOATS_PER_WARP}u>;`);
   out.push('fn ptx_mma_put(i: u32, w: u32) { let v = bitcast<vec2<f16>>(w); ptx_mma_h[i] = v.x; ptx_mma_h[i + 1u] = v.y; }');
-  out.push('fn ptx_mma_get(i: u32) -> u32 { return bitcast<u32>(vec2<f16>(ptx_mma_h[i], ptx_mma_h[i + 1u])); }');
-  for (const f of unique) out.push(stagedFunction(f));
-  return out;
-}
-
-function stagedFunction(f: Pick<InstOf<'mma_staged'>, 'shape' | 'accumulator'>): string {
-  const k = f.shape === 'm16n8k16' ? 16 : 8;
-  const aRegs = k / 4; // .f16x2 registers of A: rows g and g + 8, then (k = 16) the same 8 columns on
-  const bRegs = k / 8;
-  const aType = aRegs === 4 ? 'vec4<u32>' : 'vec2<u32>';
-  const bType = bRegs === 2 ? 'vec2<u32>' : 'u32';
-  const f32 = f.accumulator === 'f32';
-  const lines = [
-    `fn ${stagedName(f)}(t: u32, a: ${aType}, b: ${bType}, c: ${f32 ? 'vec4<f32>' : 'vec2<u32>'}) -> ${f32 ? 'vec4<f32>' : 'vec2<u32>'} {`,
-    `  let h = (t >> 5u) * ${HALVES_PER_WARP}u;`,
-    '  let g = (t >> 2u) & 7u;',
-    '  let q = (t & 3u) * 2u;',
-  ];
-  const comp = (n: number, j: number): string => (n === 1 ? '' : `.${'xyzw'[j]}`);
-  for (let j = 0; j < aRegs; j++) lines.push(`  ptx_mma_put(h + (g + ${(j & 1) * 8}u) * ${k}u + q + ${(j >> 1) * 8}u, a${comp(aRegs, j)});`);
-  for (let j = 0; j < bRegs; j++) lines.push(`  ptx_mma_put(h + 256u + g * ${k}u + q + ${j * 8}u, b${comp(bRegs, j)});`);
-  if (f32) {
-    lines.push(`  let o = (t >> 5u) * ${FLOATS_PER_WARP}u;`);
-    for (let j = 0; j < 4; j++) lines.push(`  ptx_mma_f[o + (g + ${(j >> 1) * 8}u) * 8u + q + ${j & 1}u] = c.${'xyzw'[j]};`);
-  } else {
-    for (let j = 0; j < 2; j++) lines.push(`  ptx_mma_put(h + 384u + (g + ${j * 8}u) * 8u + q, c.${'xy'[j]});`);
+  const head = (name: string, arg: string): string[] => [`fn ${name}(t: u32, x: ${arg}) {`, `  let h = (t >> 5u) * ${HALVES_PER_WARP}u;`, '  let g = (t >> 2u) & 7u;', '  let q = (t & 3u) * 2u;'];
+  for (const k of [16, 8]) {
+    const regs = k / 4; // A: rows g and g + 8, then (k = 16) the same rows 8 columns on
+    if (names.has(`ptx_mma_put_a${k}`)) out.push([...head(`ptx_mma_put_a${k}`, regs === 4 ? 'vec4<u32>' : 'vec2<u32>'), ...Array.from({ length: regs }, (_, j) => `  ptx_mma_put(h + (g + ${(j & 1) * 8}u) * ${k}u + q + ${(j >> 1) * 8}u, x.${'xyzw'[j]});`), '}'].join('\n'));
+    if (names.has(`ptx_mma_put_b${k}`)) out.push([...head(`ptx_mma_put_b${k}`, k === 16 ? 'vec2<u32>' : 'u32'), ...Array.from({ length: k / 8 }, (_, j) => `  ptx_mma_put(h + 256u + g * ${k}u + q + ${j * 8}u, x${k === 16 ? `.${'xy'[j]}` : ''});`), '}'].join('\n'));
   }
-  const acc = f32 ? 'f32' : 'f16';
-  const [area, at] = f32 ? ['ptx_mma_f', 'o'] : ['ptx_mma_h', 'h + 384u'];
-  lines.push(
-    `  let ma = subgroupMatrixLoad<subgroup_matrix_left<f16, ${k}, 16>, row_major>(&ptx_mma_h, h, ${k}u);`,
-    `  let mb = subgroupMatrixLoad<subgroup_matrix_right<f16, 8, ${k}>, col_major>(&ptx_mma_h, h + 256u, ${k}u);`,
-    `  let mc = subgroupMatrixLoad<subgroup_matrix_result<${acc}, 8, 16>, row_major>(&${area}, ${at}, 8u);`,
-    `  subgroupMatrixStore<row_major>(&${area}, ${at}, subgroupMatrixMultiplyAccumulate(ma, mb, mc), 8u);`,
-  );
-  if (f32) lines.push('  return vec4<f32>(ptx_mma_f[o + g * 8u + q], ptx_mma_f[o + g * 8u + q + 1u], ptx_mma_f[o + (g + 8u) * 8u + q], ptx_mma_f[o + (g + 8u) * 8u + q + 1u]);');
-  else lines.push('  return vec2<u32>(ptx_mma_get(h + 384u + g * 8u + q), ptx_mma_get(h + 384u + (g + 8u) * 8u + q));');
-  lines.push('}');
-  return lines.join('\n');
+  if (f32) {
+    out.push(['fn ptx_mma_put_c_f32(t: u32, x: vec4<f32>) {', `  let o = (t >> 5u) * ${FLOATS_PER_WARP}u + ((t >> 2u) & 7u) * 8u + (t & 3u) * 2u;`,
+      '  ptx_mma_f[o] = x.x; ptx_mma_f[o + 1u] = x.y; ptx_mma_f[o + 64u] = x.z; ptx_mma_f[o + 65u] = x.w;', '}'].join('\n'));
+    out.push(['fn ptx_mma_get_d_f32(t: u32) -> vec4<f32> {', `  let o = (t >> 5u) * ${FLOATS_PER_WARP}u + ((t >> 2u) & 7u) * 8u + (t & 3u) * 2u;`,
+      '  return vec4<f32>(ptx_mma_f[o], ptx_mma_f[o + 1u], ptx_mma_f[o + 64u], ptx_mma_f[o + 65u]);', '}'].join('\n'));
+  }
+  if (names.has('ptx_mma_put_c_f16')) {
+    out.push('fn ptx_mma_get(i: u32) -> u32 { return bitcast<u32>(vec2<f16>(ptx_mma_h[i], ptx_mma_h[i + 1u])); }');
+    out.push(['fn ptx_mma_put_c_f16(t: u32, x: vec2<u32>) {', `  let o = (t >> 5u) * ${HALVES_PER_WARP}u + 384u + ((t >> 2u) & 7u) * 8u + (t & 3u) * 2u;`,
+      '  ptx_mma_put(o, x.x); ptx_mma_put(o + 64u, x.y);', '}'].join('\n'));
+    out.push(['fn ptx_mma_get_d_f16(t: u32) -> vec2<u32> {', `  let o = (t >> 5u) * ${HALVES_PER_WARP}u + 384u + ((t >> 2u) & 7u) * 8u + (t & 3u) * 2u;`,
+      '  return vec2<u32>(ptx_mma_get(o), ptx_mma_get(o + 64u));', '}'].join('\n'));
+  }
+  return out;
 }
 
 const scratch = new DataView(new ArrayBuffer(4));

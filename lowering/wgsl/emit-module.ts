@@ -21,16 +21,16 @@ import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
 import type { MatrixReport } from '../matrix-path.js';
 import type { InstOf } from '../../src/ir/inst.js';
-import { MATRIX_ENABLES, mmaStagedDeclarations } from './emit-matrix.js';
+import { MATRIX_ENABLES, stagingDeclarations } from './emit-matrix.js';
 
 const MATRIX_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'];
 
 function usesMatrices(fn: IrFunction): boolean {
-  return fn.blockIds().some((b) => fn.block(b).insts.some((id) => { const op = fn.inst(id).inst.op; return op.startsWith('matrix_') || op === 'mma_staged'; }));
+  return fn.blockIds().some((b) => fn.block(b).insts.some((id) => { const op = fn.inst(id).inst.op; return op.startsWith('matrix_'); }));
 }
 
-function stagedForms(fn: IrFunction): InstOf<'mma_staged'>[] {
-  return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<'mma_staged'> => i.op === 'mma_staged'));
+function stagedFragments(fn: IrFunction): InstOf<'matrix_stage'>[] {
+  return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<'matrix_stage'> => i.op === 'matrix_stage'));
 }
 
 const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4, 'f16': 2, 'f32': 4 };
@@ -134,7 +134,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   if (shared) decls.push(shared);
   decls.push(...warpDecls.decls);
   decls.push(...barrierDeclarations(fn), ...mbarrierDeclarations(fn));
-  decls.push(...mmaStagedDeclarations(stagedForms(fn)));
+  decls.push(...stagingDeclarations(stagedFragments(fn)));
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));

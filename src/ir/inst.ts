@@ -276,16 +276,15 @@ export interface MatrixMmaInst extends Base { readonly op: 'matrix_mma'; readonl
 export interface MatrixFillInst extends Base { readonly op: 'matrix_fill'; readonly bits: bigint }
 
 /**
- * `mma.sync` on the tensor-core path (src/translate/mma-tensor-core.ts): the warp's A, B and C
- * fragments, each thread's registers in the ISA's layout, pass through workgroup memory into
- * WGSL subgroup matrices, and D comes back to the registers the same way. `a`, `b`: .f16x2
- * registers (i32); `c`: .f32 registers, or .f16x2 ones for .f16 accumulators. The result is
- * D's registers as one vector (vec4<f32>, or vec2<i32> of .f16x2). A warp collective.
+ * `mma.sync` on the tensor-core path (src/translate/mma-tensor-core.ts): a fragment held in
+ * registers, each thread's in the ISA's layout, becomes a subgroup matrix through a per-warp
+ * staging area in workgroup memory (`matrix_stage`: `parts` are A's or B's .f16x2 registers
+ * as i32, or C's .f32 registers or .f16x2 ones), is multiplied by `matrix_mma`, and D returns
+ * to registers the same way (`matrix_unstage`: a vector of D's registers, vec4<f32> or
+ * vec2<i32>). `k` is the mma's K (16 or 8). Warp collectives.
  */
-export interface MmaStagedInst extends Base {
-  readonly op: 'mma_staged'; readonly shape: 'm16n8k16' | 'm16n8k8'; readonly accumulator: 'f16' | 'f32';
-  readonly a: readonly ValueId[]; readonly b: readonly ValueId[]; readonly c: readonly ValueId[];
-}
+export interface MatrixStageInst extends Base { readonly op: 'matrix_stage'; readonly fragment: 'a' | 'b' | 'c'; readonly k: 16 | 8; readonly parts: readonly ValueId[] }
+export interface MatrixUnstageInst extends Base { readonly op: 'matrix_unstage'; readonly value: ValueId }
 
 export type Inst =
   | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
@@ -294,7 +293,7 @@ export type Inst =
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
   | LoadInst | StoreInst | AtomicInst | MbarrierInst | MbarrierWaitInst | BarrierInst | FenceInst | TrapIfInst
   | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst
-  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst | MmaStagedInst;
+  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst | MatrixStageInst | MatrixUnstageInst;
 
 export type Op = Inst['op'];
 export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
@@ -315,7 +314,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
   call: ['args', 'returns'],
   matrix_load: ['address', 'stride'], matrix_store: ['address', 'value', 'stride'], matrix_mma: ['a', 'b', 'c'], matrix_fill: [],
-  mma_staged: ['a', 'b', 'c'],
+  matrix_stage: ['parts'], matrix_unstage: ['value'],
 };
 
 /** Instructions that must not be removed or moved even when their result is unused. */
@@ -327,7 +326,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   load: false, store: true, atomic: true, mbarrier: true, mbarrier_wait: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
   matrix_load: false, matrix_store: true, matrix_mma: false, matrix_fill: false,
-  mma_staged: true,
+  matrix_stage: false, matrix_unstage: false,
 };
 
 /** The value operands of an instruction, in order (nulls skipped). */

@@ -108,6 +108,13 @@ export class BuildContext {
   }
 
   /** Reads an operand as a value of `type`; `signed` picks sign extension for narrow registers. */
+  /** The SSA value a whole register holds now (no coercion), or undefined for other operands. */
+  definition(op: Ast.Operand): ValueId | undefined {
+    if (op.kind !== 'register' || op.component !== undefined) return undefined;
+    const variable = this.lookup(op);
+    return variable ? this.ssa.read(variable, this.block, op.span) : undefined;
+  }
+
   read(op: Ast.Operand, type: IrType, signed = false): ValueId {
     switch (op.kind) {
       case 'register': {

@@ -1,6 +1,6 @@
 /**
  * The tensor-core path of `mma.sync` (issue 14): the forms WGSL subgroup matrices can compute
- * and their lowering to `mma_staged` (src/ir/inst.ts), which the emitter stages through
+ * and their lowering to `matrix_stage`, `matrix_mma` and `matrix_unstage` (src/ir/inst.ts), which the emitter stages through
  * workgroup memory (lowering/wgsl/emit-matrix.ts). Fragments of mma live in ordinary registers
  * that the kernel may compute with in any way, so unlike wmma's path no fragment analysis is
  * needed: every mma meets its operands in registers and leaves D in registers.
@@ -31,19 +31,47 @@ export function stagedShape(inst: Ast.Instruction): MatrixShape | string {
   return { m: 16, n: 8, k: shape === 'm16n8k16' ? 16 : 8, input: 'f16', result: d };
 }
 
-/** One mma (its form already checked by mmaForm and stagedShape) as mma_staged and D's extracts. */
+/**
+ * Fragments already staged in the current block, by the registers' values: an A register set
+ * is used by every mma of its row of tiles, a B set by every mma of its column, and a C set
+ * that is the D of an earlier mma of the block (k steps unrolled) is still that mma's matrix.
+ */
+interface Staged { block: number; readonly matrices: Map<string, ValueId> }
+const stagedIn = new WeakMap<BuildContext, Staged>();
+
+function memoOf(cx: BuildContext): Map<string, ValueId> {
+  let s = stagedIn.get(cx);
+  if (!s || s.block !== (cx.block as unknown as number)) stagedIn.set(cx, (s = { block: cx.block as unknown as number, matrices: new Map() }));
+  return s.matrices;
+}
+
+/** One mma (its form already checked by mmaForm and stagedShape): stage, multiply, unstage. */
 export function mmaStaged(cx: BuildContext, inst: Ast.Instruction, shape: MatrixShape): void {
   const f32 = shape.result === 'f32';
+  const k = shape.k as 16 | 8;
   const lists = [0, 1, 2, 3].map((i) => registerList(operand(inst, i)));
-  const want = [f32 ? 4 : 2, shape.k / 4, shape.k / 8, f32 ? 4 : 2];
+  const want = [f32 ? 4 : 2, k / 4, k / 8, f32 ? 4 : 2];
   const wrong = lists.findIndex((l, i) => l.length !== want[i]);
   if (wrong >= 0) { unsupported(cx, inst, `needs ${want[wrong]} registers in operand ${wrong + 1} (it has ${lists[wrong]?.length})`); return; }
   const [d, a, b, c] = lists as [Ast.Operand[], Ast.Operand[], Ast.Operand[], Ast.Operand[]];
-  const words = (ops: readonly Ast.Operand[], t: T.IrType): ValueId[] => ops.map((o) => cx.read(o, t));
-  const type = f32 ? T.vector(T.f32, 4) : T.vector(T.i32, 2);
-  const v = cx.emit({
-    op: 'mma_staged', type, shape: shape.k === 16 ? 'm16n8k16' : 'm16n8k8', accumulator: f32 ? 'f32' : 'f16',
-    a: words(a, T.i32), b: words(b, T.i32), c: words(c, f32 ? T.f32 : T.i32),
-  }, inst.span);
-  d.forEach((op, index) => cx.write(op, cx.emit({ op: 'extract', type: f32 ? T.f32 : T.i32, value: v, index }, inst.span)));
+  const memo = memoOf(cx);
+  const result = T.matrix('result', f32 ? T.f32 : T.f16, 16, 8);
+  const stage = (fragment: 'a' | 'b' | 'c', ops: readonly Ast.Operand[], type: T.MatrixType): ValueId => {
+    const key = `${fragment === 'c' ? 'c' : `${fragment}${k}`}:${type.element.bits}:${ops.map((o) => cx.definition(o) ?? '?').join(',')}`;
+    let m = key.includes('?') ? undefined : memo.get(key);
+    if (m !== undefined) return m;
+    const parts = ops.map((o) => cx.read(o, fragment === 'c' && f32 ? T.f32 : T.i32));
+    m = cx.emit({ op: 'matrix_stage', type, fragment, k, parts }, inst.span);
+    if (!key.includes('?')) memo.set(key, m);
+    return m;
+  };
+  const ma = stage('a', a, T.matrix('left', T.f16, 16, k));
+  const mb = stage('b', b, T.matrix('right', T.f16, k, 8));
+  const mc = stage('c', c, result);
+  const md = cx.emit({ op: 'matrix_mma', type: result, a: ma, b: mb, c: mc }, inst.span);
+  const regs = cx.emit({ op: 'matrix_unstage', type: f32 ? T.vector(T.f32, 4) : T.vector(T.i32, 2), value: md }, inst.span);
+  const parts = d.map((_, index) => cx.emit({ op: 'extract', type: f32 ? T.f32 : T.i32, value: regs, index }, inst.span));
+  d.forEach((op, index) => cx.write(op, parts[index] as ValueId));
+  // D read back as C by a later mma of this block is this matrix
+  memo.set(`c:${result.element.bits}:${d.map((o) => cx.definition(o)).join(',')}`, md);
 }

@@ -2,6 +2,8 @@
 // kernels take it and why (layout.matrix), and the staging WGSL it emits for a device that
 // offers f16 16x8x16 and 16x8x8 subgroup matrices. Its results are checked against native CUDA
 // on the GPU (mma-tensor-core-device.gpu.test.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import type { CompileOptions } from '../../src/compile-types.js';
@@ -47,9 +49,19 @@ describe('staged mma WGSL', () => {
     expect(wgsl).toContain('var<workgroup> ptx_mma_h: array<f16, ((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z + 31u) / 32u) * 512u>;');
     expect(wgsl).toContain('var<workgroup> ptx_mma_f: array<f32, ((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z + 31u) / 32u) * 128u>;');
     // a2 (.z) is row g, columns 2q + 8 and 2q + 9; b1 (.y) is column g, rows 2q + 8 and 2q + 9
-    expect(wgsl).toContain('ptx_mma_put(h + (g + 0u) * 16u + q + 8u, a.z);');
-    expect(wgsl).toContain('ptx_mma_put(h + 256u + g * 16u + q + 8u, b.y);');
-    expect(wgsl).toContain('subgroupMatrixLoad<subgroup_matrix_right<f16, 8, 16>, col_major>(&ptx_mma_h, h + 256u, 16u)');
-    expect(wgsl).toMatch(/ptx_mma_m16n8k16_f32\(ptx_tid_linear, vec4<u32>\([^)]*\), vec2<u32>\([^)]*\), vec4<f32>\([^)]*\)\)/);
+    expect(wgsl).toContain('ptx_mma_put(h + (g + 0u) * 16u + q + 8u, x.z);');
+    expect(wgsl).toContain('ptx_mma_put(h + 256u + g * 16u + q + 8u, x.y);');
+    expect(wgsl).toContain('subgroupMatrixLoad<subgroup_matrix_right<f16, 8, 16>, col_major>(&ptx_mma_h, (ptx_tid_linear >> 5u) * 512u + 256u, 16u)');
+    expect(wgsl).toMatch(/subgroupMatrixMultiplyAccumulate\(v\d+, v\d+, v\d+\)/);
+    expect(wgsl).toContain('ptx_mma_get_d_f32(ptx_tid_linear)');
+  });
+
+  it('stages each A and B register set once per block and chains D into the next C (the Triton matmul)', () => {
+    const src = readFileSync(join(import.meta.dirname, '../../bench/tensor-core/triton/matmul_128x128x32.ptx'), 'utf8');
+    const k = compile(src, { ...OPTIONS, entry: 'mm', fileName: 'matmul_128x128x32.ptx' }).kernels[0];
+    const count = (s: string): number => (k?.wgsl.split(s).length ?? 1) - 1;
+    expect(k?.layout.matrix?.path).toBe('tensor-core');
+    // per k step of 32: 64 mma over 4 A sets and 8 B sets per k16, each accumulator twice
+    expect([count('ptx_mma_put_a16(ptx_tid_linear'), count('ptx_mma_put_b16(ptx_tid_linear'), count('ptx_mma_put_c_f32(ptx_tid_linear'), count('subgroupMatrixMultiplyAccumulate(')]).toEqual([8, 16, 32, 64]);
   });
 });
