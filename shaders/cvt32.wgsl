@@ -47,6 +47,15 @@ fn int_to_fr(v: vec2<u32>, signed: bool, rm: u32, fb: u32, eb: u32) -> u32 {
   return fr_pack(s, top.y | select(0u, 1u, top.x != 0u), 32 - i32(lz), rm, fb, eb);
 }
 
+// cvt.rn.f32.u32 / .s32 through WGSL's conversion (emit-float.ts, nativeIntToF32): both parts
+// are exactly representable (24 and 8 significant bits), so the only rounding is the add's, which
+// is IEEE round-to-nearest-even; the sum is an integer, never subnormal, so no device flushes it.
+fn u32_to_f32_rn(x: u32) -> u32 { return bitcast<u32>(f32(x & 0xffffff00u) + f32(x & 0xffu)); }
+fn s32_to_f32_rn(x: u32) -> u32 {
+  let m = select(x, 0u - x, i32(x) < 0);
+  return u32_to_f32_rn(m) | (x & 0x80000000u);
+}
+
 // cvt.{rni,rzi,rmi,rpi}.f32.f32: round to an integral value, NaN canonical, zero keeps its sign.
 fn f32_rint(u: u32, rm: u32) -> u32 {
   if (f32r_isnan(u)) { return 0x7fffffffu; }

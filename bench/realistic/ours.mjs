@@ -4,7 +4,7 @@
 // (the WGSL the runtime launched, dispatched back to back between timestamp queries), and the
 // compile path (transpile, first launch of a fresh module). Prints JSON lines; report.mjs makes
 // the table.
-//   node bench/realistic/ours.mjs <native-dir> [name-filter] [--small]
+//   node bench/realistic/ours.mjs <native-dir> [name-filter] [--small] [--float=ftz] [--pass=N] [--dump=DIR]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createContext, compile } from '../../dist/src/index.js';
 import { packUniforms } from '../../dist/runtime/params.js';
@@ -57,6 +57,10 @@ const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
 // WGSL with these edits (experiments that find what a kernel's time goes to; results are not exact)
 const edits = JSON.parse(process.argv.find((a) => a.startsWith('--edit='))?.slice(7) ?? '[]');
 const label = process.argv.find((a) => a.startsWith('--label='))?.slice(8);
+// --pass=N: one of several passes of run.sh (report.mjs takes medians across them)
+const pass = process.argv.find((a) => a.startsWith('--pass='))?.slice(7);
+// --dump=<dir>: write each kernel's launched WGSL there (the device's own lowering, probe included)
+const dump = process.argv.find((a) => a.startsWith('--dump='))?.slice(7);
 const ctx = await createContext({ float, ...(replay ? { replayRegions: replay } : {}) });
 const device = ctx.device;
 const results = [];
@@ -91,6 +95,7 @@ for (const [k, spec0] of specs.entries()) {
     await ctx.synchronize();
     row.first_launch_ms = performance.now() - t0;
     row.path = `${kernel.layout.warp?.path ?? '?'}`;
+    if (dump) writeFileSync(`${dump}/${spec.entry}${float === 'probe' ? '' : `-${float}`}.wgsl`, kernel.wgsl);
     // outputs of the first launch against CUDA's
     const problems = [];
     for (const [j, a] of spec.args.entries()) {
@@ -160,6 +165,6 @@ for (const [k, spec0] of specs.entries()) {
   console.log(JSON.stringify(row));
   results.push(row);
 }
-writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}${replay ? `-replay-${replay}` : ''}${label ? `-${label}` : ''}.json`, JSON.stringify(results, null, 1));
+writeFileSync(`${nativeDir}/ours${float === 'probe' ? '' : `-${float}`}${replay ? `-replay-${replay}` : ''}${label ? `-${label}` : ''}${pass ? `.p${pass}` : ''}.json`, JSON.stringify(results, null, 1));
 ctx.destroy();
 process.exit(0);

@@ -231,6 +231,21 @@ function int64In(cx: ExprContext, v: ValueId, signed: boolean): string {
   return signed ? cx.call('i64_sext32', lo) : `vec2<u32>(${lo}, 0u)`;
 }
 
+/**
+ * cvt to f32 of an integer of at most 32 bits through WGSL's own conversion, as u32 bits, where
+ * that is exact: WGSL converts an exactly representable integer exactly, so a value of at most 16
+ * bits needs nothing more (in any rounding mode), and a 32-bit one rounded to nearest is the f32
+ * sum of two exactly representable parts (one rounding, by the IEEE add). Real kernels convert
+ * indices and random bits this way in inner loops (a Monte Carlo sampler: two per sample), where
+ * the integer helper costs tens of instructions; anything else keeps it.
+ */
+function nativeIntToF32(cx: ExprContext, v: ValueId, bits: number, signed: boolean, rm: string): string | undefined {
+  const r = cx.ref(v);
+  if (bits <= 16) return `bitcast<u32>(f32(${signed ? `i32(${cx.call('sext_bits', r, `${bits}u`)})` : r}))`;
+  if (bits !== 32 || rm !== '0u') return undefined;
+  return cx.call(signed ? 's32_to_f32_rn' : 'u32_to_f32_rn', r);
+}
+
 /** cvt between integers, f32, f16 and bf16 (f64 forms go to emit-f64.ts), exactly in every mode. */
 export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
   if (i.minifloat) return minifloatConvert(cx, i, i.minifloat);
@@ -239,6 +254,8 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
   const to: T.IrType = i.type as T.IrType;
   const rm = mode(i.rounding);
   if (from.kind === 'int' && to.kind === 'float') {
+    const native = T.isFloat(to, 32) ? nativeIntToF32(cx, i.value, from.bits, i.fromSigned, rm) : undefined;
+    if (native) return bitsOut(cx, to, native, false, i.sat, i);
     return bitsOut(cx, to, cx.call('int_to_fr', int64In(cx, i.value, i.fromSigned), String(i.fromSigned), rm, ...fmt(to)), false, i.sat, i);
   }
   if (from.kind === 'float' && to.kind === 'int') {
