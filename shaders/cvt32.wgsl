@@ -35,6 +35,19 @@ fn f32_to_int(u: u32, rm: u32, signed: bool, bits: u32) -> vec2<u32> {
   return select(mag, i64_neg(mag), neg);
 }
 
+// cvt.{rni,rzi,rmi,rpi}.{s32,u32}.f32 through WGSL: round, trunc, floor and ceil give integral
+// values exactly (a subnormal a device flushes rounds to zero either way), and the conversion of an
+// integral value in range is exact; the clamps and the tests give PTX's saturation and NaN -> 0
+// without relying on how WGSL converts values out of range.
+fn f32_to_int32(u: u32, rm: u32, signed: bool) -> u32 {
+  let x = bitcast<f32>(u);
+  let r = select(select(select(round(x), trunc(x), rm == 1u), floor(x), rm == 2u), ceil(x), rm == 3u);
+  let s = u32(i32(clamp(r, -2147483648.0f, 2147483520.0f)));
+  let z = u32(clamp(r, 0.0f, 4294967040.0f));
+  let v = select(select(z, 0xffffffffu, r >= 4294967296.0f), select(s, 0x7fffffffu, r >= 2147483648.0f), signed);
+  return select(v, 0u, f32r_isnan(u));
+}
+
 // cvt.frnd.{f32,f16,bf16}.{s,u}64 (32-bit and narrower sources arrive sign- or zero-extended).
 fn int_to_fr(v: vec2<u32>, signed: bool, rm: u32, fb: u32, eb: u32) -> u32 {
   let neg = signed & ((v.y >> 31u) != 0u);

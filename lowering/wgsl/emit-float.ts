@@ -259,9 +259,12 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
     return bitsOut(cx, to, cx.call('int_to_fr', int64In(cx, i.value, i.fromSigned), String(i.fromSigned), rm, ...fmt(to)), false, i.sat, i);
   }
   if (from.kind === 'float' && to.kind === 'int') {
+    // 32-bit results through WGSL's rounding built-ins and conversion (exact on integral values in
+    // range): the integer helper costs tens of instructions where kernels bin or index by a float
+    if (to.bits === 32) return cx.call('f32_to_int32', bitsIn(cx, i.value, i.ftz), rm, String(i.toSigned));
     const r = cx.call('f32_to_int', bitsIn(cx, i.value, i.ftz), rm, String(i.toSigned), `${to.bits}u`);
     if (to.bits === 64) return r;
-    return to.bits === 32 ? `${r}.x` : `(${r}.x & ${(2 ** to.bits - 1).toString()}u)`;
+    return `(${r}.x & ${(2 ** to.bits - 1).toString()}u)`;
   }
   if (from.kind === 'float' && to.kind === 'float') {
     const intRound = i.rounding === 'rni' || i.rounding === 'rzi' || i.rounding === 'rmi' || i.rounding === 'rpi';
