@@ -37,13 +37,14 @@ fn ptx_redux_op(op: u32, a: u32, b: u32) -> u32 {
   }
 }
 
-// Emulation through workgroup memory: ptx_warp holds two phases of one word per thread. Each
-// exchange publishes into the other phase, so one barrier per exchange suffices: a phase is
-// rewritten only after the next exchange's barrier, which every reader of it has passed.
+// Emulation through workgroup memory: ptx_warp holds four phases of one word per thread, in a
+// ring. Each exchange publishes into the next phase, so one barrier per exchange suffices: a
+// phase is rewritten four exchanges later, after the barriers of the three between, and its
+// readers read it at most two exchanges late (ptx_warp_get_back), before the third barrier.
 fn ptx_warp_count() -> u32 { return ptx_ntid_x * ptx_ntid_y * ptx_ntid_z; }
 
 fn ptx_warp_put(w: u32) {
-  ptx_warp_phase ^= 1u;
+  ptx_warp_phase = (ptx_warp_phase + 1u) & 3u;
   ptx_warp[ptx_warp_phase * ptx_warp_count() + ptx_warp_t] = w;
   workgroupBarrier();
 }
@@ -52,6 +53,14 @@ fn ptx_warp_put(w: u32) {
 fn ptx_warp_get(lane: u32) -> u32 {
   let t = (ptx_warp_t & ~31u) + lane;
   return select(0u, ptx_warp[ptx_warp_phase * ptx_warp_count() + min(t, ptx_warp_count() - 1u)], t < ptx_warp_count());
+}
+
+// Lane `lane` of the value published `back` (at most 2) exchanges before the current one, for a
+// shuffle of a value already published (emit-warp.ts): no second publication, no barrier.
+fn ptx_warp_get_back(lane: u32, back: u32) -> u32 {
+  let t = (ptx_warp_t & ~31u) + lane;
+  let phase = (ptx_warp_phase - back) & 3u;
+  return select(0u, ptx_warp[phase * ptx_warp_count() + min(t, ptx_warp_count() - 1u)], t < ptx_warp_count());
 }
 
 fn ptx_warp_shfl(v: u32, src: u32) -> u32 {

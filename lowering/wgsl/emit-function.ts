@@ -24,6 +24,15 @@ import type { InstData } from '../../src/ir/function.js';
 
 export type { ReplayMode } from './emit-replay.js';
 
+/**
+ * Instructions whose WGSL never writes the emulated warp exchange area (ptx_warp) nor waits at a
+ * barrier, plus shfl itself, which keeps track of what it published (emit-warp.ts).
+ */
+const KEEPS_WARP_AREA: ReadonlySet<Inst['op']> = new Set<Inst['op']>([
+  'const', 'undef', 'bitcast', 'extract', 'compose', 'ibinary', 'iunary', 'ibits', 'mul_wide', 'icmp', 'extend', 'truncate',
+  'fbinary', 'fma', 'funary', 'fcmp', 'convert', 'select', 'special', 'kernel_param', 'address_of', 'cvta', 'load', 'store', 'shfl',
+]);
+
 export class FunctionEmitter implements InstContext, ReplayHost {
   readonly lines: string[] = [];
   /** Per entry of `lines`: the PTX source offset of the instruction that wrote it, or -1 (statement tree, copies). */
@@ -33,6 +42,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   traps = false;
   /** Why the compiler's own checks trap, by PTX source offset (KernelLayout.trapReasons). */
   readonly trapReasons = new Map<number, string>();
+  readonly publishedWarpValues: ValueId[] = [];
   private depth = 1;
   private temps = 0;
   private readonly vars = new Set<ValueId>();
@@ -192,11 +202,16 @@ export class FunctionEmitter implements InstContext, ReplayHost {
       for (const m of r.members) writerOf.set(m.inst, writer);
       for (const v of r.outputs) this.vars.add(v);
     }
+    // A block may be entered from elsewhere, so what ptx_warp holds is known only from within it.
+    this.publishedWarpValues.length = 0;
     for (const id of insts) {
       const data = this.fn.inst(id);
       const writer = writerOf.get(id);
+      // Replayed regions may write their lines twice or out of order: no reuse across them.
+      if (writer || !KEEPS_WARP_AREA.has(data.inst.op)) this.publishedWarpValues.length = 0;
       if (!writer || !writer.member(id, data)) this.inst(data.inst, data.results, data.span);
       if (writer?.region.last === id) writer.finish();
+      if (writer) this.publishedWarpValues.length = 0;
     }
   }
 

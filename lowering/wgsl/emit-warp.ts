@@ -20,6 +20,8 @@ import type { InstContext } from './expr-context.js';
 export const warpPaths = new WeakMap<IrFunction, WarpReport['path']>();
 
 const LANE = '(ptx_tid_linear & 31u)';
+/** Publications of the emulated path still readable from ptx_warp's ring (shaders/warp.wgsl). */
+const WARP_READABLE = 3;
 const SHFL_MODE = { up: 0, down: 1, bfly: 2, idx: 3 } as const;
 const REDUX_OP: Record<ReduxOp, number> = { add: 0, min_u: 1, min_s: 2, max_u: 3, max_s: 4, and: 5, or: 6, xor: 7, fmin: 8, fmax: 9 };
 /** The neutral element of each operator (f32: +inf for min, -inf for max), as u32 bits. */
@@ -87,7 +89,18 @@ export function shfl(cx: InstContext, i: InstOf<'shfl'>): string {
   const src = i.mode === 'idx' && c !== undefined && (c & 0x1f1f) === 0x1f
     ? `(${cx.ref(i.lane)} & 31u)`
     : cx.call('ptx_shfl_src', `${SHFL_MODE[i.mode]}u`, LANE, cx.ref(i.lane), cx.ref(i.clamp));
-  return nat ? `subgroupShuffle(${cx.ref(i.value)}, ${src})` : cx.call('ptx_warp_shfl', cx.ref(i.value), src);
+  if (nat) return `subgroupShuffle(${cx.ref(i.value)}, ${src})`;
+  // The matrix instructions shuffle each fragment register from several lanes in a row
+  // (src/translate/warp-exchange.ts), A's and B's alternating: the ring of ptx_warp keeps the
+  // last three publications readable, so each is published once and read with no barrier.
+  const back = cx.publishedWarpValues.lastIndexOf(i.value);
+  if (back >= 0) {
+    const d = cx.publishedWarpValues.length - 1 - back;
+    return d === 0 ? cx.call('ptx_warp_get', src) : cx.call('ptx_warp_get_back', src, `${d}u`);
+  }
+  cx.publishedWarpValues.push(i.value);
+  if (cx.publishedWarpValues.length > WARP_READABLE) cx.publishedWarpValues.shift();
+  return cx.call('ptx_warp_shfl', cx.ref(i.value), src);
 }
 
 export function vote(cx: InstContext, i: InstOf<'vote'>): string {
@@ -191,7 +204,7 @@ export function warpDeclarations(warp: WarpReport): { readonly enables: string[]
     return {
       enables: [],
       decls: [
-        'var<workgroup> ptx_warp: array<u32, 2u * ptx_ntid_x * ptx_ntid_y * ptx_ntid_z>;',
+        'var<workgroup> ptx_warp: array<u32, 4u * ptx_ntid_x * ptx_ntid_y * ptx_ntid_z>;',
         'var<workgroup> ptx_warp_bits: array<atomic<u32>, 6u * ((ptx_ntid_x * ptx_ntid_y * ptx_ntid_z + 31u) / 32u)>;',
         'var<private> ptx_warp_phase: u32;',
         'var<private> ptx_warp_bphase: u32;',

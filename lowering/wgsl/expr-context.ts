@@ -48,4 +48,11 @@ export interface InstContext extends ExprContext {
   traps: boolean;
   /** Why the compiler's own checks trap, by PTX source offset (KernelLayout.trapReasons). */
   readonly trapReasons: Map<number, string>;
+  /**
+   * Emulated warp path: the values the last shuffles published in ptx_warp, oldest first, while
+   * nothing emitted since can have published anything else (FunctionEmitter empties it). Every
+   * thread of the workgroup runs the same straight-line code in between, so a further shuffle of
+   * one of them needs no second publication and no barrier: a read of the lane's slot suffices.
+   */
+  readonly publishedWarpValues: ValueId[];
 }

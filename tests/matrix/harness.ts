@@ -7,8 +7,9 @@ import { createContext, type ContextOptions } from '../../src/api.js';
 export const KERNELS = join(import.meta.dirname, 'kernels');
 export const POISON = 0xdeadbeef;
 
-export function kernelSource(ptx: string): string {
-  return readFileSync(join(KERNELS, `${ptx}.ptx`), 'utf8');
+/** The text of `ptx`.ptx in tests/matrix/kernels, or in tests/matrix/`dir` where given. */
+export function kernelSource(ptx: string, dir?: string): string {
+  return readFileSync(join(dir ? join(import.meta.dirname, dir) : KERNELS, `${ptx}.ptx`), 'utf8');
 }
 
 export type WarpPath = 'auto' | 'subgroups' | 'emulated';
@@ -50,13 +51,18 @@ export async function runMatrixKernel(
 /** A kernel argument of runKernel, in parameter order: an input buffer, a poisoned output buffer of `out` words, or a scalar. */
 export type Arg = { readonly in: Uint32Array } | { readonly out: number } | Scalar;
 
-/** Launches `kernel` with `args` in the kernel's parameter order; returns the output buffers in order. */
+/**
+ * Launches `kernel` with `args` in the kernel's parameter order; returns the output buffers in order.
+ * `dir` is the folder of the .ptx under tests/matrix (kernels/ by default); `sharedBytes` the
+ * dynamic shared memory the launch gives `.extern .shared` arrays.
+ */
 export async function runKernel(
-  ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number }, args: readonly Arg[], warpPath: WarpPath,
+  ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number; sharedBytes?: number }, args: readonly Arg[], warpPath: WarpPath,
+  dir?: string,
 ): Promise<MatrixRun> {
   const c = await createContext({});
   try {
-    const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath, matrixPath: 'portable' });
+    const mod = c.loadModule(kernelSource(ptx, dir), { fileName: `${ptx}.ptx`, warpPath, matrixPath: 'portable' });
     const fn = mod.getFunction(kernel);
     const outs: { buffer: unknown; words: number }[] = [];
     const values = args.map((a) => {
@@ -69,12 +75,12 @@ export async function runKernel(
       }
       return 'u32' in a ? a.u32 : a.f32;
     });
-    const config = { grid: launch.grid, block: launch.block };
+    const config = { grid: launch.grid, block: launch.block, ...(launch.sharedBytes ? { sharedBytes: launch.sharedBytes } : {}) };
     const compiled = await fn.prepareAsync(config, values);
     fn.launch(config, values);
     const outputs = outs.map((o) => new Uint32Array(o.words));
     for (let i = 0; i < outs.length; i++) await c.memcpyDtoH(outputs[i] as Uint32Array, (outs[i] as { buffer: unknown }).buffer as never);
-    return { outputs, path: compiled.layout.warp.path };
+    return { outputs, path: compiled.layout.warp.path, ...(compiled.layout.matrix ? { matrix: compiled.layout.matrix.path } : {}) };
   } finally {
     c.destroy();
   }

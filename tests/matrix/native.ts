@@ -10,16 +10,27 @@ export const NATIVE_DIR = join(import.meta.dirname, 'native');
 export const CASES_FILE = join(NATIVE_DIR, 'mma-cases.json');
 export const RECORDING_FILE = join(NATIVE_DIR, 'mma_native.json');
 
-/** One launch: kernel arguments are the inputs, then the (poisoned) outputs, then u32 scalars. */
+/**
+ * One launch: kernel arguments are the inputs, then the (poisoned) outputs, then u32 scalars, then
+ * `scratch` zeroed 16-byte buffers (the global-scratch pointers Triton 3.x appends to every kernel).
+ */
 export interface NativeRun {
+  /** The .ptx file's name without extension, in tests/matrix/kernels or in tests/matrix/`dir`. */
   readonly ptx: string;
+  readonly dir?: string;
   readonly kernel: string;
   readonly grid: number | readonly [number, number];
   readonly block: number;
   readonly inputs: readonly Uint32Array[];
   readonly outputWords: readonly number[];
   readonly scalars: readonly Scalar[];
+  /** Dynamic shared memory of the launch (`.extern .shared`), 0 when absent. */
+  readonly sharedBytes?: number;
+  readonly scratch?: number;
 }
+
+/** Bytes of each trailing scratch buffer: Triton's kernels here use no global scratch, but take the pointers. */
+export const SCRATCH_BYTES = 16;
 
 export const toBase64 = (w: Uint32Array): string => Buffer.from(w.buffer, w.byteOffset, w.byteLength).toString('base64');
 export function fromBase64(s: string): Uint32Array {
@@ -32,6 +43,7 @@ export function exportRuns(runs: readonly NativeRun[]): string {
   const json = runs.map((r) => ({
     ptx: r.ptx, kernel: r.kernel, grid: r.grid, block: r.block,
     inputs: r.inputs.map(toBase64), outputWords: r.outputWords, scalars: r.scalars.map((s) => s.u32),
+    ...(r.dir ? { dir: r.dir } : {}), ...(r.sharedBytes ? { sharedBytes: r.sharedBytes } : {}), ...(r.scratch ? { scratch: r.scratch } : {}),
   }));
   return `${JSON.stringify({ runs: json }, null, 1)}\n`;
 }
