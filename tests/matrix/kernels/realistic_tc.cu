@@ -21,12 +21,13 @@
 //
 // flash_attn_f16: O (f32, seq x 64) = softmax(Q K^T / sqrt(64)) V for one head, Q, K, V f16
 //   (seq x 64, row-major). A block of 4 warps owns 64 query rows, 16 per warp; it walks the keys
-//   in blocks of 32: K and V blocks land in shared memory by cp.async, S = Q K^T and O += P V run
+//   in blocks of 16: K and V blocks land in shared memory by cp.async, S = Q K^T and O += P V run
 //   on mma.sync m16n8k16 with f32 accumulators, operands by ldmatrix (Q once, K plain since K's
 //   rows are the mma's B columns, V .trans). The softmax is online: a running max and sum per
 //   row, scores scaled by log2(e) / sqrt(64) so that every exponential is one exp2f, and P
 //   reused from the S accumulators as the A fragment of the second mma. seq % 64 == 0.
-//   (32 keys per step rather than 64 halves the mmas the portable lowering unrolls per step.)
+//   (16 keys per step, not the usual 64: the portable lowering unrolls every mma.sync, and 16
+//   mmas per step keep the WGSL small enough for a CPU Vulkan to compile in about a minute.)
 
 #include <cuda_fp16.h>
 
@@ -219,7 +220,7 @@ extern "C" __global__ void __launch_bounds__(128) softmax_f16(const half *x, hal
 
 #define HD 64   // head dimension
 #define BQ 64   // query rows per block
-#define BKV 32  // keys per step
+#define BKV 16  // keys per step
 #define HPAD 8
 
 __device__ __forceinline__ unsigned pack_half2(float lo, float hi) {
