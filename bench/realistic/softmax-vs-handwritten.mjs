@@ -80,7 +80,7 @@ res.ours_no_replay = await edited('ours_no_replay', /if \(!ok_\d+\) \{/g, 'if (f
 // f32r_minmax (PTX max on bits) as WGSL max (results not exact for NaN and signed zeros)
 res.ours_plain_max = await edited('ours_plain_max', /bitcast<f32>\(f32r_minmax\(bitcast<u32>\(([^()]+)\), bitcast<u32>\(([^()]+)\), true, false, false\)\)/g, 'max($1, $2)');
 // the checked fma as a plain fma
-res.ours_plain_fma = await edited('ours_plain_fma', /f32_fma_checked\(/g, 'bench_fma_plain(',
+res.ours_plain_fma = await edited('ours_plain_fma', /(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(',
   '\nfn bench_fma_plain(a: u32, b: u32, c: u32) -> u32 { return bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c))); }\n');
 for (const key of ['hand', 'ours', 'ours_no_replay', 'ours_plain_max', 'ours_plain_fma']) res[`${key}_GBs`] = Math.round((ROWS * COLS * 4 * 5) / res[key] / 1e6);
 console.log(JSON.stringify(res));

@@ -59,10 +59,12 @@ export type Arg = { readonly in: Uint32Array } | { readonly out: number } | Scal
 export async function runKernel(
   ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number; sharedBytes?: number }, args: readonly Arg[], warpPath: WarpPath,
   dir?: string,
+  /** 'portable' by default, as runMatrixKernel; 'auto' lets a device with subgroup matrices take the tensor cores. */
+  matrixPath: 'auto' | 'portable' = 'portable',
 ): Promise<MatrixRun> {
   const c = await createContext({});
   try {
-    const mod = c.loadModule(kernelSource(ptx, dir), { fileName: `${ptx}.ptx`, warpPath, matrixPath: 'portable' });
+    const mod = c.loadModule(kernelSource(ptx, dir), { fileName: `${ptx}.ptx`, warpPath, matrixPath });
     const fn = mod.getFunction(kernel);
     const outs: { buffer: unknown; words: number }[] = [];
     const values = args.map((a) => {
