@@ -18,7 +18,8 @@
  *   products the first one is fused. A subtracted product or subtrahend is negated first.
  * Products are followed through same-width bitcasts (a half held in a `.b16` register).
  * Does not: fuse across blocks, fuse packed f16x2/bf16x2 lanes (they reach the IR through
- *   bitcasts), or remove the mul (dead-code does, when nothing else uses it).
+ *   bitcasts), fuse a mul marked `exact` (the portable mma's f16 and fp8 products), or remove the
+ *   mul (dead-code does, when nothing else uses it).
  */
 import type { ValueId } from '../src/ir/entities.js';
 import type { IrFunction } from '../src/ir/function.js';
@@ -52,7 +53,7 @@ export const contractMulAdd: Pass = {
           if (def.kind !== 'inst') return undefined;
           const d = fn.inst(def.inst);
           const m = d.inst;
-          if (d.block !== b || m.op !== 'fbinary' || m.kind !== 'mul' || m.rounding !== 'default' || m.sat || m.ftz !== x.ftz) return undefined;
+          if (d.block !== b || m.op !== 'fbinary' || m.kind !== 'mul' || m.rounding !== 'default' || m.sat || m.ftz !== x.ftz || m.exact) return undefined;
           return m.type === x.type ? m : undefined;
         };
         const neg = (v: ValueId): ValueId => {

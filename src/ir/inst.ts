@@ -94,6 +94,11 @@ export interface FloatBinaryInst extends Base {
   readonly minmax?: { readonly nan: boolean; readonly xorsignAbs: boolean };
   /** `.relu` (min/max on f16/bf16): negative results become +0, NaN the canonical NaN. */
   readonly relu?: boolean;
+  /**
+   * mul only: a product the compiler itself wrote knowing it exact, which contract-mul-add must
+   * not fuse (fusing could not change its result, only its cost on a device without a fused fma).
+   */
+  readonly exact?: boolean;
 }
 export interface FmaInst extends Base {
   readonly op: 'fma'; readonly a: ValueId; readonly b: ValueId; readonly c: ValueId;

@@ -38,6 +38,16 @@ import { WarpExchange } from './warp-exchange.js';
 import { mmaStaged, stagedShape } from './mma-tensor-core.js';
 
 type Role = 'a' | 'b' | 'c';
+
+/**
+ * Inputs whose products are exact, normal (or zero) f32 values: f16 (at most 2^32, at least
+ * 2^-48) and fp8. For them the fused a*b + acc and the rounded sum of the exact product are the
+ * same number, so the product is marked `exact`, which contract-mul-add leaves alone: a device
+ * without a fused fma() (lavapipe) then multiplies and adds natively instead of running the integer
+ * fma emulation 64 times per m16n8k16.
+ * bf16 and tf32 products can leave f32's range and keep the fused form.
+ */
+const EXACT_PRODUCTS: ReadonlySet<string> = new Set(['f16', 'e4m3', 'e5m2']);
 type ElementType = MmaForm['a'] | Accumulator;
 
 /** The register operands of `inst`'s operand i, checked against the fragment's count. */
@@ -146,13 +156,13 @@ class MmaLowering {
       const b = this.elementAt('b', f.operands.bAt(i, k));
       acc = f.a === 'f64'
         ? cx.emit({ op: 'fma', type: T.f64, a, b, c: acc, rounding: 'rn', ftz: false, sat: false }, this.s)
-        : this.float('add', acc, this.float('mul', a, b));
+        : this.float('add', acc, this.float('mul', a, b, EXACT_PRODUCTS.has(f.a)));
     }
     return acc;
   }
 
-  private float(kind: 'add' | 'mul', a: ValueId, b: ValueId): ValueId {
-    return this.cx.emit({ op: 'fbinary', kind, type: T.f32, a, b, rounding: 'default', ftz: false, sat: false }, this.s);
+  private float(kind: 'add' | 'mul', a: ValueId, b: ValueId, exact = false): ValueId {
+    return this.cx.emit({ op: 'fbinary', kind, type: T.f32, a, b, rounding: 'default', ftz: false, sat: false, ...(exact ? { exact } : {}) }, this.s);
   }
 
   /**
