@@ -30,7 +30,7 @@ export interface ContextOptions {
    * (lowering/wgsl/replay-regions.ts): `on` (default); `off` checks and falls back per operation
    * (same results, slower: for comparing speed); `always` replays every region (tests).
    */
-  readonly replayRegions?: 'on' | 'off' | 'always';
+  readonly replayRegions?: 'on' | 'off' | 'always' | 'flushing';
   /**
    * When the native warp path pins 32-lane subgroups with `@subgroup_size(32)`: `auto` (default)
    * on devices whose subgroup size varies; `always` wherever the device accepts it; `never`.
@@ -69,7 +69,7 @@ export interface ContextSettings {
   /** Receives driver messages (ContextOptions.log). */
   readonly log?: Logger | undefined;
   /** Replay regions for checked f32 arithmetic (CompileOptions.replayRegions). */
-  readonly replayRegions?: 'on' | 'off' | 'always';
+  readonly replayRegions?: 'on' | 'off' | 'always' | 'flushing';
 }
 
 export class Context implements LaunchEnv {
@@ -87,7 +87,7 @@ export class Context implements LaunchEnv {
   readonly nativeFloat: NativeFloat | undefined;
   /** Compile f32 arithmetic with subnormals flushed (ContextOptions.float 'ftz'). */
   readonly flushSubnormals: boolean;
-  readonly replayRegions: 'on' | 'off' | 'always' | undefined;
+  readonly replayRegions: 'on' | 'off' | 'always' | 'flushing' | undefined;
 
   constructor(
     readonly device: GPUDevice,

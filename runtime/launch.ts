@@ -34,7 +34,7 @@ export interface LaunchEnv {
   /** Compile f32 arithmetic with subnormals flushed (CompileOptions.flushSubnormals). */
   readonly flushSubnormals?: boolean;
   /** Replay regions for checked f32 arithmetic (CompileOptions.replayRegions). */
-  readonly replayRegions?: 'on' | 'off' | 'always' | undefined;
+  readonly replayRegions?: 'on' | 'off' | 'always' | 'flushing' | undefined;
   /** The device's probed subgroups when their layout is consecutive (runtime/probe-subgroups.ts). */
   readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */
@@ -67,6 +67,9 @@ export interface LaunchConfig {
  * bigint) for a pointer parameter; bytes or an element array for a by-value aggregate.
  */
 export type LaunchArg = number | bigint | DevicePointer | HostBuffer | readonly (number | bigint)[];
+
+/** Trap read-back buffers kept per kernel function: enough for the launches between two synchronisations. */
+const TRAP_READBACKS_KEPT = 64;
 
 interface PreparedLaunch {
   readonly kernel: CompiledKernel;
@@ -146,21 +149,38 @@ export class KernelFunction {
     return { values, allocations };
   }
 
+  /**
+   * Mappable 16-byte buffers for trap records, reused: creating a mappable buffer costs about
+   * 0.65 ms of CPU on NVIDIA's Vulkan driver (runtime/copy.ts), which made every launch of a
+   * kernel with a trap record that much slower (a block scan whose barrier check can trap:
+   * 1.78 ms per launch end to end against 0.52 ms for its shader).
+   */
+  private readonly idleTrapReadbacks: GPUBuffer[] = [];
+
+  private takeTrapReadback(): GPUBuffer {
+    return this.idleTrapReadbacks.pop() ??
+      this.env.device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` });
+  }
+
   /** Reads a launch's trap record once the launch is done: the error to report, if it trapped. */
   private async trapCheck(readback: GPUBuffer, kernel: CompiledKernel): Promise<PtxError | undefined> {
+    let reusable = false;
     try {
       await readback.mapAsync(GPUMapMode.READ);
       const [threads = 0, offset = 0] = new Uint32Array(readback.getMappedRange().slice(0));
+      readback.unmap();
+      reusable = true;
       return threads > 0 ? this.source.trapError(this.name, offset, threads, kernel.layout.trapReasons?.[offset]) : undefined;
     } catch {
       return undefined; // the device error that made the read fail is reported by the monitor
     } finally {
-      readback.destroy();
+      if (reusable && this.idleTrapReadbacks.length < TRAP_READBACKS_KEPT) this.idleTrapReadbacks.push(readback);
+      else readback.destroy();
     }
   }
 
   private submit(p: PreparedLaunch, { pipeline, unverified }: LaunchPipeline): void {
-    const { device, batch } = this.env;
+    const { batch } = this.env;
     const uniform = this.uniformFor(p.kernel, p.uniforms);
     const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
     const bindGroup = this.bindGroupFor(p, uniform, owned);
@@ -176,7 +196,7 @@ export class KernelFunction {
       batch.recorded();
       return;
     }
-    const readback = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ, label: `ptx-wgsl ${this.name} trap` });
+    const readback = this.takeTrapReadback();
     batch.commands(this.name).copyBufferToBuffer(trapRecord, 0, readback, 0, 16);
     // Mapping must wait for the submit that uses the buffer.
     batch.recorded(() => this.env.monitor.watch(this.trapCheck(readback, p.kernel)));

@@ -44,6 +44,17 @@ fn f32r_minmax(a0: u32, b0: u32, is_max: bool, nan: bool, xorsign: bool) -> u32 
   return select(r, 0x7fffffffu, (an & bn) | ((an | bn) & nan));
 }
 
+// PTX min/max through min()/max() on a device whose results the float probe showed PTX's except
+// where they are zero, subnormal or NaN ('checked': a flushed subnormal operand, the order of
+// signed zeros, the choice between two NaNs): only those take the exact helper.
+fn f32r_minmax_checked(a: u32, b: u32, is_max: bool) -> u32 {
+  let x = bitcast<f32>(a);
+  let y = bitcast<f32>(b);
+  let r = bitcast<u32>(select(min(x, y), max(x, y), is_max));
+  if (((r & 0x7f800000u) == 0u) | f32r_isnan(r)) { return f32r_minmax(a, b, is_max, false, false); }
+  return r;
+}
+
 // .sat on f32 bits: clamp to [0, 1]; NaN and -0 give +0.
 fn f32r_sat(u: u32) -> u32 { return select(min(u, 0x3f800000u), 0u, ((u >> 31u) != 0u) | f32r_isnan(u)); }
 

@@ -52,9 +52,10 @@ export interface CompileOptions {
    * Where checked f32 arithmetic is grouped into replay regions (lowering/wgsl/replay-regions.ts):
    * 'on' (default), 'off' (a check and an exact slow path inlined per operation), or 'always'
    * (every region replays exactly: for tests on devices whose native arithmetic never fails the
-   * check).
+   * check), or 'flushing' (as 'on', with the regions' native arithmetic flushing subnormal
+   * operands and results as NVIDIA's driver does: tests the checks on a device that keeps them).
    */
-  readonly replayRegions?: 'on' | 'off' | 'always';
+  readonly replayRegions?: 'on' | 'off' | 'always' | 'flushing';
   /**
    * The device's subgroup-matrix configurations (`adapter.info.subgroupMatrixConfigs`, present
    * where the device has `chromium-experimental-subgroup-matrix`): wmma takes the tensor-core

@@ -1,5 +1,7 @@
-// node bench/realistic/copy-vs-handwritten.mjs [--small] (docs/BENCHMARKS.md, launch overhead)
+// node bench/realistic/copy-vs-handwritten.mjs [--small] [--fill] (docs/BENCHMARKS.md, launch overhead)
 // float4 copy: our WGSL against hand-written WGSL, same buffers and dispatch, timestamps.
+// --fill: the source holds the benchmark's data (ours.mjs's inputs) instead of zeros, since a GPU
+// may move all-zero memory faster than real data.
 import { readFileSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 Object.assign(globalThis, globals);
@@ -16,6 +18,11 @@ const N4 = small ? 1 << 18 : 1 << 24;
 const G = N4 / 256;
 const mk = () => device.createBuffer({ size: N4 * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
 const a = mk(), b = mk();
+if (process.argv.includes('--fill')) {
+  const host = new Float32Array(N4 * 4);
+  for (let i = 0; i < host.length; i++) host[i] = (Math.imul(i, 2654435761) >>> 9) / 4194304 - 1;
+  device.queue.writeBuffer(a, 0, host);
+}
 const k = compile(readFileSync('bench/realistic/kernels.ptx', 'utf8'), { entry: 'copy_f32x4' }).kernels[0];
 const plan = planDispatch([G, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
 async function ours(code) {
@@ -37,7 +44,7 @@ async function hand(code, dims) {
 const H = (body) => `@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read_write> dst: array<vec4<u32>>;
 @compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) t: u32, @builtin(num_workgroups) nw: vec3<u32>) { ${body} }`;
-const res = { plan, bytes: N4 * 32 };
+const res = { plan, bytes: N4 * 32, fill: process.argv.includes('--fill') };
 res.ours = await ours(k.wgsl);
 res.hand_gid = await hand(H('let i = g.x + g.y * nw.x * 256u; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y]);
 res.hand_lin = await hand(H('let i = (w.x + w.y * nw.x) * 256u + t; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y]);

@@ -4,7 +4,7 @@
 // (the WGSL the runtime launched, dispatched back to back between timestamp queries), and the
 // compile path (transpile, first launch of a fresh module). Prints JSON lines; report.mjs makes
 // the table.
-//   node bench/realistic/ours.mjs <native-dir> [name-filter] [--small] [--float=ftz] [--pass=N] [--dump=DIR]
+//   node bench/realistic/ours.mjs <native-dir> [name-filter, alternatives separated by |] [--small] [--float=ftz] [--pass=N] [--dump=DIR]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createContext, compile } from '../../dist/src/index.js';
 import { packUniforms } from '../../dist/runtime/params.js';
@@ -51,6 +51,17 @@ function compare(got, want, tol) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/**
+ * Launches for WARM_UP_MS before a timing: the GPU's clocks ramp up under sustained load and fall
+ * while it idles (between kernels, while inputs are generated), and timings taken right after an
+ * idle spell read up to 3x slow (a softmax on an H200: 1.6-1.8 ms per launch first, 0.92 ms after).
+ * native.py warms up the same way.
+ */
+const WARM_UP_MS = 300;
+async function warmUp(launch, sync) {
+  const t0 = performance.now();
+  while (performance.now() - t0 < WARM_UP_MS) { for (let i = 0; i < 10; i++) launch(); await sync(); }
+}
 // --replay=off: checked f32 arithmetic without replay regions (A/B of lowering/wgsl/replay-regions.ts)
 const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
 // --edit=<json [[regex, replacement], ...]> --label=<name>: the shader-only timing runs the launched
@@ -65,7 +76,7 @@ const ctx = await createContext({ float, ...(replay ? { replayRegions: replay } 
 const device = ctx.device;
 const results = [];
 for (const [k, spec0] of specs.entries()) {
-  if (only && !spec0.name.includes(only)) continue;
+  if (only && !only.split('|').some((f) => spec0.name.includes(f))) continue;
   const spec = shrink(spec0);
   const row = { name: spec.name, index: k };
   const ptrs = [];
@@ -116,6 +127,7 @@ for (const [k, spec0] of specs.entries()) {
     fn.launch(shape, args); t0 = performance.now(); await ctx.memcpyDtoH(probe, out);
     const single = performance.now() - t0;
     const total = single > 50 ? 4 : single > 5 ? 20 : 100;
+    await warmUp(() => fn.launch(shape, args), () => ctx.memcpyDtoH(probe, out));
     row.e2e_ms = {};
     if (single > 1000) { row.e2e_ms[1] = single; throw Object.assign(new Error('slow'), { slow: true }); } // one launch is the figure
     for (const sync of [1, 10, 100]) {

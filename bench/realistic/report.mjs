@@ -12,7 +12,14 @@ const passes = (kind) => {
   if (files.length) return files.map(read);
   return existsSync(`${dir}/ours${kind}.json`) ? [read(`ours${kind}.json`)] : [];
 };
-const median = (xs) => { const v = xs.filter((x) => x !== undefined).sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : undefined; };
+// the mean of the middle two for an even count: with two passes the upper one alone made every
+// ratio the worse pass's (the 2026-11-28 tables before this fix)
+const median = (xs) => {
+  const v = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  if (!v.length) return undefined;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
 /** One row per kernel: the first pass's fields, times as medians across passes, and every pass's @10 time. */
 function merge(runs) {
   const first = runs[0] ?? [];
@@ -46,8 +53,8 @@ for (const o of ours) {
 const geo = ratios.length ? Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length) : NaN;
 const md = [
   `Native: ${native.gpu}, CUDA driver ${native.driver}, cupy on the same PTX. Ours: Dawn (npm \`webgpu\` 0.6.2) on NVIDIA's Vulkan driver, default context (float probe on).`,
-  `Our side: ${oursRuns.length} pass${oursRuns.length === 1 ? '' : 'es'}, each a fresh process; our times are medians across passes, the ratio's range across passes in brackets.`,
-  'Times in ms per launch. Native: GPU time (events) / host wall time of back-to-back launches ended by a synchronisation. Ours end to end: a 4-byte read-back every 1 / 10 / 100 launches (slow kernels: fewer launches). Ratio: ours with a read-back every 10 launches / native wall time (lower is better). ftz: the same with `createContext({ float: \'ftz\' })`. Compile: our transpile / pipeline creation / first launch of a fresh module (one execution included) / the CUDA driver\'s JIT of the PTX (cache off).',
+  `Our side: ${oursRuns.length} pass${oursRuns.length === 1 ? '' : 'es'}, each a fresh process; our times are medians across passes, the ratio's range across passes in brackets. Both sides launch each kernel for 300 ms before timing it (the GPU's clocks ramp up under load and fall while it idles).`,
+  'Times in ms per launch. Native: GPU time (events) / host wall time of back-to-back launches ended by a synchronisation. Ours end to end: a 4-byte read-back every 1 / 10 / 100 launches (slow kernels: fewer launches). Ratio: ours with a read-back every 10 launches / native wall time (lower is better). ftz: the same with `createContext({ float: \'ftz\' })`. Compile: our transpile / pipeline creation / first launch of a fresh module (one execution included; NVIDIA\'s Vulkan driver keeps its own shader cache across processes, so after a machine\'s first run this omits the driver\'s compile) / the CUDA driver\'s JIT of the PTX (cache off).',
   '',
   '| kernel | outputs match CUDA | native GPU / wall | ours e2e @1 / @10 / @100 | ours shader | ratio | ratio, ftz mode | native / ours shader rate | compile: transpile / pipeline / first launch / CUDA JIT | warp path |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -70,18 +70,31 @@ fn block_reduce(v0: f32, is_max: bool, t: u32, sg: u32) -> f32 {
 const module = device.createShaderModule({ code: hand });
 const pipeline = await device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } });
 const bg = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: x } }, { binding: 1, resource: { buffer: y } }] });
+// the same with the row length read from a uniform, as the PTX has it (loops of unknown trip count)
+const handRuntime = hand.replace('var<workgroup> slots', '@group(0) @binding(2) var<uniform> cols: vec4<u32>;\nvar<workgroup> slots')
+  .replaceAll(`i < ${COLS}u`, 'i < cols.x').replace(`row * ${COLS}u`, 'row * cols.x');
+const colsBuf = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+device.queue.writeBuffer(colsBuf, 0, new Uint32Array([COLS, 0, 0, 0]));
+const pipelineRuntime = await device.createComputePipelineAsync({ layout: 'auto', compute: { module: device.createShaderModule({ code: handRuntime }), entryPoint: 'main' } });
+const bgRuntime = device.createBindGroup({ layout: pipelineRuntime.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: x } }, { binding: 1, resource: { buffer: y } }, { binding: 2, resource: { buffer: colsBuf } }] });
 const res = { rows: ROWS, cols: COLS, plan, matches: {} };
 /** ours() of the WGSL with `re` replaced, counting the places it changed. */
 const edited = (key, re, to, extra = '') => { res.matches[key] = (k.wgsl.match(re) ?? []).length; return ours(k.wgsl.replace(re, to) + extra); };
 res.hand = (await timeDispatches(device, pipeline, bg, [plan.x, plan.y], 10)).ms;
+res.hand_runtime_cols = (await timeDispatches(device, pipelineRuntime, bgRuntime, [plan.x, plan.y], 10)).ms;
 res.ours = await ours(k.wgsl);
 // the same WGSL with the slow paths of checked arithmetic never taken (results not exact)
 res.ours_no_replay = await edited('ours_no_replay', /if \(!ok_\d+\) \{/g, 'if (false) {');
 // f32r_minmax (PTX max on bits) as WGSL max (results not exact for NaN and signed zeros)
 res.ours_plain_max = await edited('ours_plain_max', /bitcast<f32>\(f32r_minmax\(bitcast<u32>\(([^()]+)\), bitcast<u32>\(([^()]+)\), true, false, false\)\)/g, 'max($1, $2)');
 // the checked fma as a plain fma
-res.ours_plain_fma = await edited('ours_plain_fma', /(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(',
-  '\nfn bench_fma_plain(a: u32, b: u32, c: u32) -> u32 { return bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c))); }\n');
-for (const key of ['hand', 'ours', 'ours_no_replay', 'ours_plain_max', 'ours_plain_fma']) res[`${key}_GBs`] = Math.round((ROWS * COLS * 4 * 5) / res[key] / 1e6);
+const FMA_PLAIN = '\nfn bench_fma_plain(a: u32, b: u32, c: u32) -> u32 { return bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c))); }\n';
+res.ours_plain_fma = await edited('ours_plain_fma', /(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(', FMA_PLAIN);
+// bar.sync's global-memory fence (storageBarrier) dropped: this kernel shares nothing through global memory
+res.ours_no_storage_barrier = await edited('ours_no_storage_barrier', /storageBarrier\(\);/g, '');
+// everything above at once
+res.ours_all_edits = await ours(k.wgsl.replace(/if \(!ok_\d+\) \{/g, 'if (false) {').replace(/bitcast<f32>\(f32r_minmax\(bitcast<u32>\(([^()]+)\), bitcast<u32>\(([^()]+)\), true, false, false\)\)/g, 'max($1, $2)')
+  .replace(/(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(').replace(/storageBarrier\(\);/g, '') + FMA_PLAIN);
+for (const key of ['hand', 'hand_runtime_cols', 'ours', 'ours_no_replay', 'ours_plain_max', 'ours_plain_fma', 'ours_no_storage_barrier', 'ours_all_edits']) res[`${key}_GBs`] = Math.round((ROWS * COLS * 4 * 5) / res[key] / 1e6);
 console.log(JSON.stringify(res));
 process.exit(0);

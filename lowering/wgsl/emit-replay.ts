@@ -5,7 +5,7 @@
  */
 import type { InstId, ValueId } from '../../src/ir/entities.js';
 import type { IrFunction, InstData } from '../../src/ir/function.js';
-import { operandsOf } from '../../src/ir/inst.js';
+import { operandsOf, type Inst } from '../../src/ir/inst.js';
 import type { ExprContext } from './expr-context.js';
 import { fastArith, type CheckedArith } from './emit-float.js';
 import type { ReplayRegion } from './replay-regions.js';
@@ -14,9 +14,11 @@ import { wgslType } from './types.js';
 /**
  * 'on' where the checked f32 arithmetic would otherwise be inlined per operation, 'off' to inline
  * it, 'always' to replay every region (tests: the exact replay runs even on a device whose native
- * arithmetic is already exact).
+ * arithmetic is already exact), 'flushing' as 'on' with the regions' native arithmetic made to
+ * flush subnormal operands and results (tests: what the checks must catch on NVIDIA's driver,
+ * run on a device that keeps subnormals).
  */
-export type ReplayMode = 'on' | 'off' | 'always';
+export type ReplayMode = 'on' | 'off' | 'always' | 'flushing';
 
 /** Lines taken out of the function's text, with the PTX source offset of each. */
 export interface Cut { readonly lines: string[]; readonly offsets: number[] }
@@ -40,6 +42,8 @@ export interface ReplayHost extends ExprContext {
 }
 
 const KIND_CODE: Readonly<Record<CheckedArith, number>> = { add: 0, sub: 1, mul: 2, fma: 3 };
+/** Regions with more checked operations than this get no second chance (see secondChanceWanted). */
+const SECOND_CHANCE_MAX = 32;
 /** 2^-100 as f32 bits: results below it (and zeros, NaNs) fail the test (round32.wgsl f32r_suspect). */
 const TINY = 'bitcast<f32>(0x0d800000u)';
 
@@ -53,8 +57,23 @@ export class ReplayWriter {
   private readonly guarded = new Set<ValueId>();
   /** fma factors tested for subnormals only when `eq` holds. */
   private readonly deferred: ValueId[] = [];
+  /** Per member, a test that also accepts exact zeros (the second chance before a replay). */
+  private readonly second: string[] = [];
 
-  constructor(private readonly host: ReplayHost, readonly region: ReplayRegion, private readonly mode: ReplayMode) {}
+  /**
+   * Whether the region gets the second chance: only where an exact zero is likely (an add or sub
+   * of two computed values, which cancel exactly, x - max(x) in every softmax) and the region is
+   * small. Its code sits in the rarely taken branch, but the driver still pays for its presence:
+   * with it in every region, an H100 ran our shared-tiled SGEMM (fma chains, where a zero result
+   * is rare) 24% slower.
+   */
+  private readonly secondChanceWanted: boolean;
+
+  constructor(private readonly host: ReplayHost, readonly region: ReplayRegion, private readonly mode: ReplayMode) {
+    const checked = region.members.filter((m) => m.arith);
+    const cancels = checked.some((m) => (m.arith === 'add' || m.arith === 'sub') && operandsOf(host.fn.inst(m.inst).inst).every((v) => host.fn.defOf(v)?.op !== 'const'));
+    this.secondChanceWanted = mode !== 'always' && cancels && checked.length <= SECOND_CHANCE_MAX;
+  }
 
   /**
    * Writes a checked member natively with its part of the test; false for a member replayed by
@@ -89,8 +108,10 @@ export class ReplayWriter {
           }
         });
       }
-      h.define(r, fastArith(h, inst, arith));
+      const unvouched = operandsOf(inst).filter((v) => !this.safe.has(v) && !this.normalConstant(v));
+      h.define(r, this.mode === 'flushing' ? this.flushingArith(inst, arith) : fastArith(h, inst, arith));
       tests.push(`(abs(v${r}) >= ${TINY})`);
+      if (this.secondChanceWanted) this.second.push(this.secondChance(arith, operandsOf(inst), r, unvouched));
       this.safe.add(r);
       const ok = h.temp('ok');
       h.line(`let ${ok} = ${[...(this.ok ? [this.ok] : []), ...tests].join(' & ')};`);
@@ -158,6 +179,17 @@ export class ReplayWriter {
     const failed = this.eq && tiny.length > 0 ? `!${this.ok} || (${this.eq} && (${tiny.join(' | ')}))` : `!${this.ok}`;
     h.line(`if (${this.mode === 'always' ? 'true' : failed}) {`);
     h.indent(1);
+    if (this.secondChanceWanted) {
+      // the second chance: every member exact after all (a zero that no flush could have made)
+      let z = '';
+      for (const term of this.second) {
+        const t = h.temp('zs');
+        h.line(`let ${t} = ${z ? `${z} & ` : ''}${term};`);
+        z = t;
+      }
+      h.line(`if (!${z}) {`);
+      h.indent(1);
+    }
     h.line(`var ${x}: array<u32, ${first + r.members.length}>;`);
     inputs.forEach((v, i) => h.line(`${x}[${i}] = ${asBits(v, h.ref(v))};`));
     h.line(`var ${prog} = array<vec2<u32>, ${words.length}>(${words.join(', ')});`);
@@ -186,8 +218,50 @@ export class ReplayWriter {
     h.indent(-1);
     h.line('}');
     for (const v of r.outputs) h.line(`v${v} = ${fromBits(v, `${x}[${slot.get(v) as number}]`)};`);
+    if (this.secondChanceWanted) {
+      h.indent(-1);
+      h.line('}');
+    }
     h.indent(-1);
     h.line('}');
+  }
+
+  /**
+   * A member's test for the second chance, written where the region's test failed (so its cost
+   * is off the fast path): the result test with every operand a flush could have changed tested
+   * too, or a rule that proves the native result exact although it is zero or tiny. Real code
+   * makes exact zeros often: `expf(x - max)` at the maximum subtracts equal values and then
+   * multiplies and adds the zero, which failed the result test and replayed the region for one
+   * element of every row (softmax on an H200: the replays cost a third of the kernel's time).
+   * - add/sub: with an operand of magnitude >= 2^-100 the exact sum is zero or normal, and a
+   *   subnormal other operand is below a quarter ulp of it: the native sum is the exact one.
+   * - mul: a zero factor (its bits) makes the product a signed zero or NaN either way.
+   * - fma: a zero factor leaves the addend, which a flush changes only if it is subnormal.
+   * A NaN result is NVIDIA's canonical one only where the probe says so; elsewhere it replays.
+   */
+  private secondChance(kind: CheckedArith, ops: readonly ValueId[], r: ValueId, unvouched: readonly ValueId[]): string {
+    const h = this.host;
+    const ref = (v: ValueId): string => h.ref(v);
+    const bits = (v: ValueId): string => `bitcast<u32>(${ref(v)})`;
+    const zero = (v: ValueId): string => `((${bits(v)} << 1u) == 0u)`;
+    const big = `(abs(v${r}) >= ${TINY})`;
+    const [a, b, c] = ops as [ValueId, ValueId, ValueId];
+    const normalIn = (v: ValueId): string => `!${h.call('f32r_tiny_in', bits(v))}`;
+    let term: string;
+    if (kind === 'add' || kind === 'sub') term = `(max(max(abs(${ref(a)}), abs(${ref(b)})), abs(v${r})) >= ${TINY})`;
+    else if (kind === 'mul') term = `(${big} | ${zero(a)} | ${zero(b)})`;
+    else term = `((${[big, ...unvouched.map(normalIn)].join(' & ')}) | ((${zero(a)} | ${zero(b)}) & (${normalIn(c)} | ${zero(c)})))`;
+    return h.nativeFloat.canonicalNaN ? term : `(${term} & !${h.call('f32r_isnan', `bitcast<u32>(v${r})`)})`;
+  }
+
+  /** The native operation as a flushing device computes it (ReplayMode 'flushing'). */
+  private flushingArith(inst: Inst, arith: CheckedArith): string {
+    const h = this.host;
+    const ftz = (x: string): string => `bitcast<f32>(${h.call('f32r_ftz', `bitcast<u32>(${x})`)})`;
+    // a fused fma exactly (the device running the test may not fuse), of flushed operands
+    if (arith === 'fma') return ftz(`bitcast<f32>(${h.call('f32_fma_exact', ...operandsOf(inst).map((v) => h.call('f32r_ftz', `bitcast<u32>(${h.ref(v)})`)))})`);
+    const ops = operandsOf(inst).map((v) => ftz(h.ref(v)));
+    return ftz(`(${ops[0] as string} ${arith === 'add' ? '+' : arith === 'sub' ? '-' : '*'} ${ops[1] as string})`);
   }
 
   /** Whether `v` is a constant whose f32 bits are not subnormal (its test is known to pass). */

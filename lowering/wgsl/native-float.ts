@@ -45,10 +45,18 @@ export interface NativeFloat {
   readonly approx: readonly ApproxFunction[];
   /** The same for their `.ftz` forms (the operand flushed first: subnormal inputs never reach them). */
   readonly approxFtz: readonly ApproxFunction[];
+  /**
+   * min/max.f32 (without .NaN or .xorsign.abs) through WGSL min()/max(): 'exact' where they give
+   * PTX's bits on every probe vector; 'checked' where every result that is neither zero,
+   * subnormal nor NaN is PTX's (a device that flushes subnormal operands, or leaves the order of
+   * signed zeros and the choice between two NaNs open), so that only those results need the
+   * exact helper (shaders/float32.wgsl f32r_minmax_checked); 'none' otherwise.
+   */
+  readonly minMax: 'exact' | 'checked' | 'none';
 }
 
 /** Nothing native beyond what the emitter always uses: the exact helpers everywhere. */
-export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, ftzFma: false, canonicalNaN: false, approx: [], approxFtz: [] };
+export const NO_NATIVE_FLOAT: NativeFloat = { addMul: false, ftz: false, ftzFma: false, canonicalNaN: false, approx: [], approxFtz: [], minMax: 'none' };
 
 /**
  * Each approx function: its WGSL built-in, the helper the emitter calls otherwise (both on the
@@ -72,12 +80,15 @@ const APPROX_NAMES = Object.keys(APPROX) as ApproxFunction[];
 
 /**
  * Words written per vector: (native, exact) for add, sub, mul, fma(a, b, a), then each approx
- * function of a, then the exact `.ftz` results of add, sub, mul and fma.
+ * function of a, then the exact `.ftz` results of add, sub, mul and fma, then native max(a, b)
+ * and min(a, b) (their references are computed here: ptxMinMax).
  */
-const WORDS = 2 * (4 + 2 * APPROX_NAMES.length) + 4;
+const WORDS = 2 * (4 + 2 * APPROX_NAMES.length) + 4 + 2;
 const FTZ_AT = 2 * (4 + APPROX_NAMES.length);
 /** Where the approx functions of the flushed operand start (after the .ftz arithmetic). */
 const APPROX_FTZ_AT = FTZ_AT + 4;
+/** Where native max(a, b) and min(a, b) sit. */
+export const MINMAX_AT = APPROX_FTZ_AT + 2 * APPROX_NAMES.length;
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
@@ -146,6 +157,7 @@ export function floatProbe(): FloatProbe {
     '    io[w + 3u] = f32r_ftz(fr_tiny(f32r_canon(bitcast<f32>(f32_fma_exact(fa, fb, fa))), fa, fb, fa, true, 23u, 8u));',
     '    w = w + 2u;',
     ...approxFtz,
+    `    w = ${input.length}u + i * ${WORDS}u + ${MINMAX_AT}u; io[w] = bitcast<u32>(max(x, y)); io[w + 1u] = bitcast<u32>(min(x, y));`,
     '  }',
     '}',
   ];
@@ -154,6 +166,20 @@ export function floatProbe(): FloatProbe {
 }
 
 const isNaNBits = (u: number): boolean => (u & 0x7fffffff) > 0x7f800000;
+
+/**
+ * PTX min/max.f32 on bits (no .NaN, no .xorsign.abs): a NaN operand yields the other, two NaNs
+ * the canonical NaN, -0 < +0 (the reference the probe's native results are held to).
+ */
+export function ptxMinMax(a: number, b: number, isMax: boolean): number {
+  const an = isNaNBits(a), bn = isNaNBits(b);
+  if (an && bn) return 0x7fffffff;
+  if (an) return b >>> 0;
+  if (bn) return a >>> 0;
+  const [x, y] = [valueOf(a), valueOf(b)];
+  if (x === y) return (isMax ? a & b : a | b) >>> 0; // equal values: +0 and -0 differ only in sign
+  return ((x > y) === isMax ? a : b) >>> 0;
+}
 const ftzBits = (u: number): number => ((u & 0x7f800000) === 0 ? u & 0x80000000 : u) >>> 0;
 const valueOf = (u: number): number => ((U32[0] = u), F32[0] as number);
 
@@ -206,5 +232,18 @@ export function readFloatProbe(probe: FloatProbe, out: Uint32Array): NativeFloat
       if (!approxAgrees(n, ftzBits(a), ftzBits(out[w + APPROX_FTZ_AT + 2 * k] as number), ftzBits(out[w + APPROX_FTZ_AT + 1 + 2 * k] as number))) approxFtzOk.set(n, false);
     });
   }
-  return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)), approxFtz: APPROX_NAMES.filter((n) => approxFtzOk.get(n)) };
+  let minMaxExact = true;
+  let minMaxChecked = true;
+  for (let i = 0; i < count; i++) {
+    const w = probe.input.length + i * WORDS + MINMAX_AT;
+    const a = probe.input[2 * i] as number, b = probe.input[2 * i + 1] as number;
+    for (const [k, isMax] of [[0, true], [1, false]] as const) {
+      const native = out[w + k] as number;
+      if (native === ptxMinMax(a, b, isMax)) continue;
+      minMaxExact = false;
+      if ((native & 0x7f800000) !== 0 && !isNaNBits(native)) minMaxChecked = false;
+    }
+  }
+  const minMax = minMaxExact ? 'exact' : minMaxChecked ? 'checked' : 'none';
+  return { addMul, ftz, ftzFma, canonicalNaN, approx: APPROX_NAMES.filter((n) => approxOk.get(n)), approxFtz: APPROX_NAMES.filter((n) => approxFtzOk.get(n)), minMax };
 }

@@ -99,7 +99,7 @@ function matrixPath(device: GPUDevice, ctx: Context): { matrices: 'tensor-core' 
 }
 
 function floatFacts(f: NativeFloat): NativeFloat {
-  return { addMul: f.addMul, ftz: f.ftz, ftzFma: f.ftzFma, canonicalNaN: f.canonicalNaN, approx: f.approx, approxFtz: f.approxFtz };
+  return { addMul: f.addMul, ftz: f.ftz, ftzFma: f.ftzFma, canonicalNaN: f.canonicalNaN, approx: f.approx, approxFtz: f.approxFtz, minMax: f.minMax };
 }
 
 function hostName(): string {

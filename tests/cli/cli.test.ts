@@ -132,7 +132,7 @@ describe('ptx-wgsl compile, bench, info', () => {
     expect(['fused', 'emulated']).toContain(doc.paths['fma']);
     expect(doc.paths['matrices']).toBe('portable'); // lavapipe has no subgroup matrices
     expect(Object.keys(doc.subgroups)).toEqual(['minSize', 'maxSize', 'probedSize', 'consecutive']);
-    if (doc.paths['f32'] !== null) expect(Object.keys(doc.paths['f32'] as object)).toEqual(['addMul', 'ftz', 'ftzFma', 'canonicalNaN', 'approx', 'approxFtz']);
+    if (doc.paths['f32'] !== null) expect(Object.keys(doc.paths['f32'] as object)).toEqual(['addMul', 'ftz', 'ftzFma', 'canonicalNaN', 'approx', 'approxFtz', 'minMax']);
   });
 });
 

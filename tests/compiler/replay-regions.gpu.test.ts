@@ -5,7 +5,9 @@
 // (tests/conformance/ref/float.ts): the device's own facts; add/mul checked with their regions'
 // native arithmetic (lavapipe keeps subnormals, so only the test and the replay of failing regions
 // are exercised); and the same two with every region replayed, one of them claiming a fused fma()
-// (lavapipe's is not fused, so a native fma result that escaped the replay would show). The
+// (lavapipe's is not fused, so a native fma result that escaped the replay would show); then
+// twice with the regions' native arithmetic flushing subnormals as NVIDIA's driver does (replay
+// mode 'flushing'), which is what the tests and their second chance must see through. The
 // generated WGSL for an H100's facts is checked for the shape the speed depends on.
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
@@ -66,11 +68,16 @@ function inputs(n: number): Uint32Array {
   // (an exact +0), a NaN minus itself (equal bits, still a NaN), a
   // subnormal factor of an fma whose addend is then the native result
   out.set([0x3f800001, 0x3f800001, 0x00000000, 0x80000000, 0x80000000, 0x80000000, 0x00000010, 0x7f800000, 0x3f800000, 0x3f800001, 0x3f7ffffe, 0x00000001,
-    0x40400000, 0xc0400000, 0x3f800000, 0x7f800001, 0x7f800001, 0x3f800000, 0x00400000, 0x7e800000, 0x3f800000], 0);
+    0x40400000, 0xc0400000, 0x3f800000, 0x7f800001, 0x7f800001, 0x3f800000, 0x00400000, 0x7e800000, 0x3f800000,
+    // exact zeros the second chance accepts (a - b = 0, then products and fmas of that zero,
+    // with zero, subnormal and normal addends), and tiny results it must not accept
+    0x40000000, 0x40000000, 0x00000000, 0x3fc00000, 0x3fc00000, 0x80000000, 0x40400000, 0x40400000, 0x00000001,
+    0x40a00000, 0x40a00000, 0x80000001, 0x1f800000, 0x1f800000, 0x3f800000, 0x20000000, 0x1f800000, 0x00000000,
+    0x0d800000, 0x0d800000, 0x00000000, 0x0d000000, 0x8d000000, 0x00000000, 0x3f800000, 0x3f800000, 0x007fffff], 0);
   return out;
 }
 
-const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] };
+const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'checked' };
 
 
 describe('replay regions', () => {
@@ -85,6 +92,10 @@ describe('replay regions', () => {
     ['add/mul checked, failing regions replayed', async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'on' })],
     ['every region replayed', async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'always' })],
     ['every region replayed, fma claimed fused', async (device) => new Context(device, runtimeCompiler.compileModule, { fusedFma: true, nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'always' })],
+    // the regions' native arithmetic flushing as NVIDIA's driver does: the tests, and the second
+    // chance that accepts exact zeros, must catch every result the flush made wrong
+    ['native arithmetic flushing subnormals', async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'flushing' })],
+    ['native arithmetic flushing subnormals, fma fused', async (device) => new Context(device, runtimeCompiler.compileModule, { fusedFma: true, nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'flushing' })],
   ];
   for (const [name, make] of contexts) {
     it(`matches the ISA's rounding: ${name}`, async () => {

@@ -4,7 +4,7 @@
 // whichever path the probe chose. The probe's reading is tested on outputs that break each fact.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/index.js';
-import { floatProbe, readFloatProbe } from '../../lowering/wgsl/native-float.js';
+import { floatProbe, MINMAX_AT, ptxMinMax, readFloatProbe } from '../../lowering/wgsl/native-float.js';
 import { releaseDefaultDevice, getDefaultDevice } from '../../runtime/device.js';
 import { probeNativeFloat } from '../../runtime/probe-float.js';
 import { nativeFloatProbe } from '../../src/runtime-compiler.js';
@@ -28,6 +28,9 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
     const at = probe.input.length + i * words;
     for (let k = 0; k < words; k += 2) out[at + k] = out[at + k + 1] = 0x3f800000 + k;
     for (let k = 0; k < 4; k++) out[at + FTZ_AT + k] = out[at + 2 * k] as number; // .ftz results
+    const [a, b] = [probe.input[2 * i] as number, probe.input[2 * i + 1] as number];
+    out[at + MINMAX_AT] = ptxMinMax(a, b, true);
+    out[at + MINMAX_AT + 1] = ptxMinMax(a, b, false);
   }
   return { probe, out, words };
 }
@@ -35,7 +38,7 @@ function agreeing(): { probe: ReturnType<typeof floatProbe>; out: Uint32Array; w
 describe('reading the float probe', () => {
   it('grants every fact when the native results agree', () => {
     const { probe, out } = agreeing();
-    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, ftzFma: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'] });
+    expect(readFloatProbe(probe, out)).toEqual({ addMul: true, ftz: true, ftzFma: true, canonicalNaN: true, approx: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'exact' });
   });
   it('refuses native add/mul when one result differs (a flushed subnormal)', () => {
     const { probe, out, words } = agreeing();
@@ -61,6 +64,27 @@ describe('reading the float probe', () => {
     const facts = readFloatProbe(probe, out);
     expect(facts.canonicalNaN).toBe(false);
     expect(facts.addMul).toBe(true);
+  });
+  it('checks min/max results that are zero, subnormal or NaN, and refuses a wrong ordinary one', () => {
+    const { probe, out, words } = agreeing();
+    const vector = (a: number, b: number): number => {
+      for (let i = 0; i < probe.input.length / 2; i++) if (probe.input[2 * i] === a && probe.input[2 * i + 1] === b) return probe.input.length + i * words + MINMAX_AT;
+      throw new Error(`no probe vector ${a}, ${b}`);
+    };
+    // signed zeros unordered (max(-0, +0) = -0): only a zero result differs
+    out[vector(0x80000000, 0)] = 0x80000000;
+    expect(readFloatProbe(probe, out).minMax).toBe('checked');
+    // a flushed subnormal: max(2^-149, -1) = +0 instead of 2^-149
+    out[vector(1, 0xbf800000)] = 0;
+    expect(readFloatProbe(probe, out).minMax).toBe('checked');
+    // two NaNs giving one of them rather than the canonical NaN
+    out[vector(0x7fc00000, 0xffc00000)] = 0x7fc00000;
+    expect(readFloatProbe(probe, out).minMax).toBe('checked');
+    // max(NaN, 1) = NaN is caught by the check too; min(1, 2) = 2 is wrong and cannot be
+    out[vector(0x7fc00000, 0x3f800000)] = 0x7fc00000;
+    expect(readFloatProbe(probe, out).minMax).toBe('checked');
+    out[vector(0x3f800000, 0x40000000) + 1] = 0x40000000;
+    expect(readFloatProbe(probe, out).minMax).toBe('none');
   });
   it('refuses one approx function whose bits differ, and keeps the others', () => {
     const { probe, out, words } = agreeing();
@@ -94,9 +118,15 @@ describe('default-rounded f32 arithmetic on this device', () => {
     bin('mul.ftz.f32', ftzIn((a, b) => R.ftzTiny(F32, R.mul(F32, a, b, 'rn'), R.mul(F32, a, b, 'rz'))), 106),
     bin('add.sat.f32', (a, b) => R.sat(F32, R.add(F32, a, b, 'rn')), 107),
     bin('mul.ftz.sat.f32', ftzIn((a, b) => R.sat(F32, R.ftzTiny(F32, R.mul(F32, a, b, 'rn'), R.mul(F32, a, b, 'rz')))), 108),
+    // min/max take WGSL's min()/max() where the probe allows (checked on this device: lavapipe
+    // leaves the order of signed zeros open)
+    bin('max.f32', (a, b) => R.minmax(F32, a, b, true), 109),
+    bin('min.f32', (a, b) => R.minmax(F32, a, b, false), 110),
+    bin('max.ftz.f32', ftzIn((a, b) => R.minmax(F32, a, b, true)), 111),
+    bin('min.ftz.f32', ftzIn((a, b) => R.minmax(F32, a, b, false)), 112),
   ];
 
-  it('add/sub/mul.f32 with .ftz and .sat match the ISA reference bit for bit', async () => {
+  it('add/sub/mul/min/max.f32 with .ftz and .sat match the ISA reference bit for bit', async () => {
     const outs = await runForms(cases);
     const bad: string[] = [];
     cases.forEach((c, f) => {

@@ -39,3 +39,38 @@ describe('@p trap before bar.sync', () => {
     await expect(runPtx(ptx(5), [out], { block: 64 })).rejects.toThrow(/trapped at kernel\.ptx:11:\d+ \(1 thread executed a trap\)/);
   });
 });
+
+// The trap record's read-back buffers are reused across launches (runtime/launch.ts): a launch
+// that does not trap must not report an earlier launch's trap, and every trap is still seen.
+describe('trap read-backs reused across launches', () => {
+  const byParam = `.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u32 trapTid)
+{
+  .reg .pred %p<2>; .reg .b32 %r<3>;
+  ld.param.u32 %r2, [trapTid];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, %r2;
+  @%p1 trap;
+  ret;
+}`;
+
+  it('reports exactly the synchronisations whose launches trapped', async () => {
+    const { createContext } = await import('../../src/index.js');
+    const ctx = await createContext();
+    try {
+      const fn = ctx.loadModule(byParam).getFunction('k');
+      const pattern = [false, true, false, false, true, true, false, false, false, true, false];
+      const seen: boolean[] = [];
+      for (const traps of pattern) {
+        // several launches per synchronisation, so several read-backs are in flight at once
+        for (let i = 0; i < 3; i++) fn.launch({ block: 32 }, [traps && i === 1 ? 7 : 1000]);
+        seen.push(await ctx.synchronize().then(() => false, (e: Error) => /1 thread executed a trap/.test(e.message)));
+      }
+      expect(seen).toEqual(pattern);
+    } finally {
+      ctx.destroy();
+    }
+  });
+});
