@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, type ContextOptions } from '../../src/api.js';
+import { SCRATCH_BYTES, type NativeRun } from './native.js';
 
 export const KERNELS = join(import.meta.dirname, 'kernels');
 export const POISON = 0xdeadbeef;
@@ -86,6 +87,22 @@ export async function runKernel(
   } finally {
     c.destroy();
   }
+}
+
+/** A recorded run's arguments in parameter order (inputs, outputs, scalars, scratch pointers), so a test replays exactly what the native recorder ran. */
+export function argsOf(run: NativeRun): Arg[] {
+  return [
+    ...run.inputs.map((w) => ({ in: w })),
+    ...run.outputWords.map((n) => ({ out: n })),
+    ...run.scalars,
+    ...Array.from({ length: run.scratch ?? 0 }, () => ({ in: new Uint32Array(SCRATCH_BYTES / 4) })),
+  ];
+}
+
+/** 'none', or the first differing word in hex: one readable line in a failed expect instead of a dump of two whole buffers. */
+export function firstDifference(got: Uint32Array, want: Uint32Array): string {
+  const i = want.findIndex((w, e) => got[e] !== w);
+  return i < 0 ? 'none' : `word ${i}: got ${(got[i] ?? 0).toString(16)}, want ${(want[i] ?? 0).toString(16)}`;
 }
 
 /** Deterministic pseudo-random 32-bit words (xorshift32), the same in record_native.py. */

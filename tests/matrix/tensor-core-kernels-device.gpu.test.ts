@@ -7,8 +7,8 @@
 // its stated bound. Skipped, saying so, elsewhere.
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDefaultDevice, releaseDefaultDevice, subgroupMatrixConfigs } from '../../runtime/device.js';
-import { runKernel, type Arg } from './harness.js';
-import { SCRATCH_BYTES, type NativeRun } from './native.js';
+import { argsOf, firstDifference, runKernel } from './harness.js';
+import type { NativeRun } from './native.js';
 import { realisticCase, violations } from './realistic-tc-cases.js';
 import { TRITON_CASES } from './triton-cases.js';
 
@@ -16,17 +16,7 @@ const device = await getDefaultDevice().catch(() => undefined);
 const offered = device ? subgroupMatrixConfigs(device).some((c) => c.componentType === 'f16' && c.M === 16 && c.N === 8 && c.K === 16) : false;
 afterAll(() => releaseDefaultDevice());
 
-const argsOf = (run: NativeRun): Arg[] => [
-  ...run.inputs.map((w) => ({ in: w })),
-  ...run.outputWords.map((n) => ({ out: n })),
-  ...run.scalars,
-  ...Array.from({ length: run.scratch ?? 0 }, () => ({ in: new Uint32Array(SCRATCH_BYTES / 4) })),
-];
 const launchOf = (run: NativeRun) => ({ grid: run.grid as number | [number, number], block: run.block, sharedBytes: run.sharedBytes ?? 0 });
-const firstDifference = (got: Uint32Array, want: Uint32Array): string => {
-  const i = want.findIndex((w, e) => got[e] !== w);
-  return i < 0 ? 'none' : `word ${i}: got ${(got[i] ?? 0).toString(16)}, want ${(want[i] ?? 0).toString(16)}`;
-};
 
 describe.skipIf(!offered)('realistic mma kernels on tensor cores', () => {
   it('gemm_f16_mma_pipelined matches its exact reference', async () => {

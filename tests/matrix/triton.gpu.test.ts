@@ -3,8 +3,8 @@
 // runtime on WebGPU on both warp paths, portable matrix path, against exact JS references, and
 // against native CUDA where tests/matrix/native/mma_native.json has them.
 import { describe, expect, it } from 'vitest';
-import { runKernel, type Arg, type WarpPath } from './harness.js';
-import { SCRATCH_BYTES, nativeOutputs, type NativeRun } from './native.js';
+import { argsOf, firstDifference, runKernel, type WarpPath } from './harness.js';
+import { nativeOutputs } from './native.js';
 import { TRITON_CASES } from './triton-cases.js';
 
 const paths: WarpPath[] = ['auto', 'emulated'];
@@ -14,21 +14,6 @@ const paths: WarpPath[] = ['auto', 'emulated'];
  * a CPU device they run only with PTXW_TRITON_FULL=1; the small-tile kernels always run.
  */
 const full = process.env['PTXW_TRITON_FULL'] === '1';
-
-/** The kernel's arguments in parameter order: A, B (and bias), C, M, N, K, then the scratch pointers. */
-function argsOf(run: NativeRun): Arg[] {
-  return [
-    ...run.inputs.map((w) => ({ in: w })),
-    ...run.outputWords.map((n) => ({ out: n })),
-    ...run.scalars,
-    ...Array.from({ length: run.scratch ?? 0 }, () => ({ in: new Uint32Array(SCRATCH_BYTES / 4) })),
-  ];
-}
-
-const firstDifference = (got: Uint32Array, want: Uint32Array): string => {
-  const i = want.findIndex((w, e) => got[e] !== w);
-  return i < 0 ? 'none' : `word ${i}: got ${(got[i] ?? 0).toString(16)}, want ${(want[i] ?? 0).toString(16)}`;
-};
 
 describe.each(paths)('Triton matmuls, warpPath %s', (warpPath) => {
   it.for(TRITON_CASES.map((c) => [c.kernel, c] as const))('%s', { timeout: 900_000 }, async ([, c], t) => {

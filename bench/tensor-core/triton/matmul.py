@@ -1,7 +1,7 @@
 # A plain Triton f16 matmul (f32 accumulators and output), 128x128x32 tiles, 4 warps, 3 stages,
 # compiled for sm_80 without a GPU (Triton 3.6: `python3 matmul.py` writes matmul_128x128x32.ptx).
-# The benchmark of the staged-mma tensor-core path runs its PTX (bench/tensor-core/triton/ours.mjs
-# against native.py). M, N, K multiples of 128 (no masks) and every pointer 16-byte aligned.
+# The benchmark of the staged-mma tensor-core path runs its PTX (bench/tensor-core/gemm-ours.mjs
+# triton against native.py). M, N, K multiples of 128 (no masks) and every pointer 16-byte aligned.
 import triton, triton.language as tl, json
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource

@@ -9,6 +9,8 @@ and m16n8k32, layout conversions through shared memory in the epilogue):
   mm_s8_masked_64x64x64.ptx   C(s32) = A(s8) B(s8), any M, N, K: the edge tiles masked (zero-filled
                               cp.async); 64x64x64 tiles, 4 warps, 2 stages
 
+and each again with one warp on small tiles (mm_*_small_*.ptx, the builds lavapipe runs in every test run).
+
 A is M x K and B is K x N, both row-major; C is M x N. Every kernel takes (A, B, [bias,] C, M, N,
 K) plus the two global-scratch pointers Triton 3.x appends. Launch: grid (ceil(M/BM), ceil(N/BN)),
 32 threads a warp, the dynamic shared bytes in each header. Regenerate from this directory:
@@ -73,7 +75,10 @@ def s8_masked_tiles(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl
 
 
 # The entry points: each name is one PTX entry (and one native recording), so the small-tile
-# builds of the same matmul get entries of their own.
+# builds of the same matmul get entries of their own. Each is a one-line call of its matmul's body
+# above: Triton names the entry after the Python function and compiles it from its source text, so
+# the entries stay written out rather than generated (the committed PTX is what these exact
+# functions produce).
 @triton.jit
 def mm_f16(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     f16_tiles(a, b, c, M, N, K, BM, BN, BK)
@@ -110,45 +115,48 @@ def sig(names, types):
     return s
 
 
-# (file, kernel, signature, tile, stages); every pointer and M, N, K are declared multiples of 16,
-# which lets Triton use 16-byte cp.async (the tests keep to such sizes; the masked kernel's M, N, K
-# are multiples of 16 but not of its tiles)
+# Every pointer and M, N, K are declared multiples of 16, which lets Triton use 16-byte cp.async
+# (the tests keep to such sizes; the masked kernel's M, N, K are multiples of 16 but not of its tiles).
 F16 = sig('a b c M N K'.split(), ['*fp16', '*fp16', '*fp16', 'i32', 'i32', 'i32'])
 BIAS = sig('a b bias c M N K'.split(), ['*fp16', '*fp16', '*fp32', '*fp32', 'i32', 'i32', 'i32'])
 S8 = sig('a b c M N K'.split(), ['*i8', '*i8', '*i32', 'i32', 'i32', 'i32'])
-# (file, kernel, signature, tile, warps, stages); every pointer and M, N, K are declared multiples
-# of 16, which lets Triton use 16-byte cp.async (the tests keep to such sizes; the masked kernels'
-# M, N, K are multiples of 16 but not of their tiles). The small-tile builds (one warp) are the
-# ones lavapipe runs in every test run; the others are Triton's usual tiles.
-KERNELS = [
-    ('mm_f16_64x64x32', mm_f16, F16, (64, 64, 32), 4, 3),
-    ('mm_bias_relu_128x64x32', mm_bias_relu, BIAS, (128, 64, 32), 4, 2),
-    ('mm_s8_masked_64x64x64', mm_s8_masked, S8, (64, 64, 64), 4, 2),
-    ('mm_f16_small_16x16x32', mm_f16_small, F16, (16, 16, 32), 1, 3),
-    ('mm_bias_relu_small_32x16x16', mm_bias_relu_small, BIAS, (32, 16, 16), 1, 2),
-    ('mm_s8_masked_small_16x16x32', mm_s8_masked_small, S8, (16, 16, 32), 1, 2),
+# One row per matmul: (signature, num_stages, builds), each build (entry, tile, num_warps) written to
+# <entry>_<BM>x<BN>x<BK>.ptx. The first build has Triton's usual tiles; the second, one warp on small
+# tiles, is the one lavapipe runs in every test run.
+MATMULS = [
+    (F16, 3, [(mm_f16, (64, 64, 32), 4), (mm_f16_small, (16, 16, 32), 1)]),
+    (BIAS, 2, [(mm_bias_relu, (128, 64, 32), 4), (mm_bias_relu_small, (32, 16, 16), 1)]),
+    (S8, 2, [(mm_s8_masked, (64, 64, 64), 4), (mm_s8_masked_small, (16, 16, 32), 1)]),
 ]
 
 SM90_ONLY = ('wgmma', 'cp.async.bulk', 'mbarrier.try_wait', 'setmaxnreg', 'stmatrix', 'elect.sync', 'fence.proxy')
 
 
+def build(fn, signature, tile, warps, stages):
+    """Compiles one build of a matmul for sm_80 and writes its PTX, with a header giving the launch."""
+    bm, bn, bk = tile
+    name = '%s_%dx%dx%d' % (fn.__name__, bm, bn, bk)
+    n = len([t for t in signature.values() if t != 'constexpr'])
+    src = ASTSource(fn=fn, signature=signature, constexprs={'BM': bm, 'BN': bn, 'BK': bk},
+                    attrs={(i,): [['tt.divisibility', 16]] for i in range(n)})
+    k = triton.compile(src, target=GPUTarget('cuda', 80, 32), options={'num_warps': warps, 'num_stages': stages})
+    ptx = k.asm['ptx']
+    bad = [op for op in SM90_ONLY if op in ptx]
+    if bad:
+        raise SystemExit('%s: sm_90-only instructions %s' % (name, bad))
+    header = ('// %s: written in Triton (tests/matrix/triton/gen.py, kernel %s), compiled for sm_80 by\n'
+              '// Triton %s: `/tmp/tv/bin/python gen.py`. Tiles %dx%dx%d, num_warps %d, num_stages %d;\n'
+              '// launch with %d threads and %d bytes of dynamic shared memory.\n'
+              % (name, k.metadata.name, triton.__version__, bm, bn, bk, warps, stages, 32 * warps, k.metadata.shared))
+    with open(os.path.join(HERE, name + '.ptx'), 'w') as f:
+        f.write(header + ptx)
+    print(name, 'entry', k.metadata.name, 'shared', k.metadata.shared, 'warps', k.metadata.num_warps)
+
+
 def main():
-    for name, fn, signature, (bm, bn, bk), warps, stages in KERNELS:
-        n = len([t for t in signature.values() if t != 'constexpr'])
-        src = ASTSource(fn=fn, signature=signature, constexprs={'BM': bm, 'BN': bn, 'BK': bk},
-                        attrs={(i,): [['tt.divisibility', 16]] for i in range(n)})
-        k = triton.compile(src, target=GPUTarget('cuda', 80, 32), options={'num_warps': warps, 'num_stages': stages})
-        ptx = k.asm['ptx']
-        bad = [op for op in SM90_ONLY if op in ptx]
-        if bad:
-            raise SystemExit('%s: sm_90-only instructions %s' % (name, bad))
-        header = ('// %s: written in Triton (tests/matrix/triton/gen.py, kernel %s), compiled for sm_80 by\n'
-                  '// Triton %s: `/tmp/tv/bin/python gen.py`. Tiles %dx%dx%d, num_warps %d, num_stages %d;\n'
-                  '// launch with %d threads and %d bytes of dynamic shared memory.\n'
-                  % (name, k.metadata.name, triton.__version__, bm, bn, bk, warps, stages, 32 * warps, k.metadata.shared))
-        with open(os.path.join(HERE, name + '.ptx'), 'w') as f:
-            f.write(header + ptx)
-        print(name, 'entry', k.metadata.name, 'shared', k.metadata.shared, 'warps', k.metadata.num_warps)
+    for signature, stages, builds in MATMULS:
+        for fn, tile, warps in builds:
+            build(fn, signature, tile, warps, stages)
 
 
 if __name__ == '__main__':
