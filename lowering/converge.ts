@@ -111,9 +111,9 @@ class Walk {
     private readonly nonUniform: ReadonlySet<ValueId>,
     private readonly exitNonUniform: boolean,
     private readonly stateNonUniform: boolean,
-  ) {
-    this.uses = useLists(fn);
-  }
+    /** Use lists of the function as structurize left it, before any block is split (dry walks change nothing, so every round shares one). */
+    private readonly uses: ReadonlyMap<ValueId, readonly Use[]>,
+  ) {}
 
   body(stmts: readonly Stmt[]): Stmt[] {
     const out = this.list(stmts, { cur: null, dead: true, predicated: false, loop: null, after: false, afterIter: false, local: null, keep: new Set() });
@@ -154,8 +154,15 @@ class Walk {
     return this.hasCollective(s) || e.ret || e.jump;
   }
 
+  /**
+   * Not non-uniform by the previous round's facts nor by what this walk found so far: found
+   * values count at once, so a round follows def-use chains in program order and the fixpoint
+   * takes about as many rounds as loops carry values around, not as many as the longest chain is
+   * long (a Triton matmul's unrolled mma chains took hundreds of rounds, half its compile time).
+   * Only real values: the walk's own variables (negative ids) are not facts of the function.
+   */
   private uniform(v: ValueId): boolean {
-    return !this.nonUniform.has(v);
+    return !this.nonUniform.has(v) && !(v >= 0 && this.found.has(v));
   }
 
   /** An `if`-like statement whose condition is uniform keeps its structure. */
@@ -313,9 +320,6 @@ class Walk {
     }
     return out;
   }
-
-  /** Use lists of the function as structurize left it (before any block is split). */
-  private readonly uses: Map<ValueId, Use[]>;
 
   /** Parameters of the blocks whose code is in `list`. */
   private paramsIn(list: readonly Stmt[]): Set<ValueId> {
@@ -629,11 +633,12 @@ export const converge: Pass = {
     if (!structured) return;
     const any = fn.blocks.some((b) => b.insts.some((id) => isCollective(fn.inst(id).inst, cx)));
     if (!any) return;
+    const uses = useLists(fn);
     let nonUniform = new Set<ValueId>();
     let exitNU = false;
     let stateNU = false;
     for (let round = 0; ; round++) {
-      const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU);
+      const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU, uses);
       w.body(structured.body);
       const grown = [...w.found].some((v) => v >= 0 && !nonUniform.has(v)) || (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
       if (!grown) {
@@ -648,7 +653,7 @@ export const converge: Pass = {
       exitNU ||= w.exitGuarded;
       stateNU ||= w.stateGuarded;
     }
-    const w: Walk = new Walk(fn, cx, false, nonUniform, exitNU, stateNU);
+    const w: Walk = new Walk(fn, cx, false, nonUniform, exitNU, stateNU, uses);
     fn.structured = { ...structured, body: w.body(structured.body) };
   },
 };

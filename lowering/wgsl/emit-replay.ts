@@ -243,10 +243,22 @@ export class ReplayWriter {
     const h = this.host;
     const ref = (v: ValueId): string => h.ref(v);
     const bits = (v: ValueId): string => `bitcast<u32>(${ref(v)})`;
-    const zero = (v: ValueId): string => `((${bits(v)} << 1u) == 0u)`;
+    // constants are decided here: WGSL rejects a constant expression whose shift drops set bits
+    const known = (v: ValueId): number | undefined => {
+      const def = h.fn.defOf(v);
+      return def?.op === 'const' ? Number(def.bits & 0xffffffffn) : undefined;
+    };
+    const zero = (v: ValueId): string => {
+      const k = known(v);
+      return k === undefined ? `((${bits(v)} << 1u) == 0u)` : String((k & 0x7fffffff) === 0);
+    };
     const big = `(abs(v${r}) >= ${TINY})`;
     const [a, b, c] = ops as [ValueId, ValueId, ValueId];
-    const normalIn = (v: ValueId): string => `!${h.call('f32r_tiny_in', bits(v))}`;
+    const normalIn = (v: ValueId): string => {
+      const k = known(v);
+      // f32r_tiny_in: a nonzero subnormal
+      return k === undefined ? `!${h.call('f32r_tiny_in', bits(v))}` : String(!((k & 0x7f800000) === 0 && (k & 0x7fffff) !== 0));
+    };
     let term: string;
     if (kind === 'add' || kind === 'sub') term = `(max(max(abs(${ref(a)}), abs(${ref(b)})), abs(v${r})) >= ${TINY})`;
     else if (kind === 'mul') term = `(${big} | ${zero(a)} | ${zero(b)})`;

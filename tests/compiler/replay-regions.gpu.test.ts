@@ -9,6 +9,7 @@
 // twice with the regions' native arithmetic flushing subnormals as NVIDIA's driver does (replay
 // mode 'flushing'), which is what the tests and their second chance must see through. The
 // generated WGSL for an H100's facts is checked for the shape the speed depends on.
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
@@ -115,6 +116,16 @@ describe('replay regions', () => {
       }
     }, 120_000);
   }
+
+  it('gives a softmax\'s exp region a second chance, deciding constant operands at compile time', () => {
+    // nvcc's expf(x - max) for an H100: the region holds a sub of two computed values (so it gets
+    // the second chance) and fmas with constant factors, whose zero tests must not be WGSL
+    // constant expressions that shift set bits out (Chromium's Tint rejects those)
+    const ptx = readFileSync(new URL('../kernels/softmax_rows.ptx', import.meta.url), 'utf8');
+    const wgsl = compile(ptx, { entry: 'softmax_rows', fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    expect(wgsl).toMatch(/let zs_\d+ = /);
+    expect(wgsl).not.toMatch(/bitcast<u32>\([-+0-9.e]+f\) << /);
+  });
 
   it('gives an H100 one exact fallback per region, and none inline', () => {
     const body = (replayRegions: 'on' | 'off'): string => {
