@@ -261,12 +261,37 @@ fn fr_clamp(h: u32, relu: bool, satfinite: bool, fb: u32, eb: u32) -> u32 {
 // take the integer path (which also gives NaNs NVIDIA's canonical bits). One test on the result
 // instead of one per operand matters: each check is inlined at every add and mul of a kernel.
 fn f32r_suspect(r: u32) -> bool { return (((r & 0x7fffffffu) + 0x00800000u) & 0x7f800000u) < 0x0e000000u; }
+fn f32r_add_rn(a: u32, b: u32) -> u32 { return f32r_add_fix(a, b, bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b))); }
+// The exact sum from a device's native sum r (tests call it with a flushing device's r).
 // A zero sum of operands equal but for the sign is exact (+0): real code subtracts equal values
 // often (x - max(x), magic-number rounding), and the slow path there would run for nothing.
-fn f32r_add_rn(a: u32, b: u32) -> u32 {
-  let r = bitcast<u32>(bitcast<f32>(a) + bitcast<f32>(b));
-  if (f32r_suspect(r) & ((r != 0u) | ((a ^ b) != 0x80000000u))) { return fr_add(a, b, 0u, 23u, 8u); }
+fn f32r_add_fix(a: u32, b: u32, r: u32) -> u32 {
+  if (f32r_suspect(r) & ((r != 0u) | ((a ^ b) != 0x80000000u))) { return f32r_add_small(a, b, r); }
   return r;
+}
+// The suspect sums, small instead of the general integer adder (every lone checked add carries a
+// copy, and a layernorm's shuffle reductions have a dozen): an infinite sum is exact and a NaN
+// gets the canonical bits; with an operand of at least 2^-100 the native sum is exact (the exact
+// sum is zero or normal, and a flushed subnormal other operand lies below a quarter ulp of it);
+// two smaller operands are scaled by 2^64 in integers, where their sum is normal or exact, added
+// natively and scaled back in integers (a subnormal result is an exact multiple of 2^-149).
+fn f32r_add_small(a: u32, b: u32, r: u32) -> u32 {
+  let m = r & 0x7fffffffu;
+  if (m >= 0x7f800000u) { return select(r, 0x7fffffffu, m > 0x7f800000u); }
+  if (max(a & 0x7fffffffu, b & 0x7fffffffu) >= 0x0d800000u) { return r; }
+  return f32r_unscale64(bitcast<u32>(bitcast<f32>(f32r_scale64(a)) + bitcast<f32>(f32r_scale64(b))));
+}
+// x * 2^64 exactly for |x| < 2^-100: the exponent field raised, or a subnormal m * 2^-149 as
+// f32(m) * 2^-85 (normal, so no device flushes it).
+fn f32r_scale64(u: u32) -> u32 {
+  let m = u & 0x7fffffffu;
+  return select(u + 0x20000000u, (u & 0x80000000u) | bitcast<u32>(f32(m) * 0x1p-85f), m < 0x00800000u);
+}
+// x * 2^-64 exactly for a multiple x of 2^-85 below 2^-35: the exponent field lowered, or below
+// 2^-62 the subnormal whose bits are the integer x * 2^85.
+fn f32r_unscale64(u: u32) -> u32 {
+  let m = u & 0x7fffffffu;
+  return select(u - 0x20000000u, (u & 0x80000000u) | u32(bitcast<f32>(m) * 0x1p85f), m < 0x20800000u);
 }
 fn f32r_mul_rn(a: u32, b: u32) -> u32 {
   let r = bitcast<u32>(bitcast<f32>(a) * bitcast<f32>(b));
