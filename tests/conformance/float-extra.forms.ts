@@ -178,8 +178,8 @@ export function sm100Forms(): ExactForm[] {
     });
   }
   extra.push({ form: form('cvt.rz.relu.tf32.f32 %d0, %a0;', ['f32'], ['b32']), inputs: [t32], want: ([a]) => [R.tf32FromF32(a as bigint, 'rz', false, true)] });
-  return [...extra, ...([['cvt.rn.satfinite.tf32.f32', 'rn', true, false], ['cvt.rz.satfinite.relu.tf32.f32', 'rz', true, true], ['cvt.rn.satfinite.relu.tf32.f32', 'rn', true, true]] as const).map(([body, rm, sf, relu]) => ({
-    form: form(`${body} %d0, %a0;`, ['f32'], ['b32'], { sm: 100, version: '8.6' }), inputs: [t32], want: ([a]) => [R.tf32FromF32(a as bigint, rm, sf, relu)],
+  return [...extra, ...([['cvt.rn.satfinite.tf32.f32', 'rn', true, false], ['cvt.rz.satfinite.relu.tf32.f32', 'rz', true, true], ['cvt.rn.satfinite.relu.tf32.f32', 'rn', true, true]] as const).map(([body, rm, sf, relu]): ExactForm => ({
+    form: form(`${body} %d0, %a0;`, ['f32'], ['b32'], { sm: 100, version: '8.6' }), inputs: [t32], want: ([a]: bigint[]) => [R.tf32FromF32(a as bigint, rm, sf, relu)],
   }))];
 }
 

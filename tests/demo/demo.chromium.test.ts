@@ -81,7 +81,7 @@ async function runExample(id: string): Promise<RunRecord> {
   await page.waitForFunction(`document.body.dataset.state === 'ready'`);
   await page.click('#run');
   await page.waitForFunction(`['done', 'error'].includes(document.body.dataset.state)`, { timeout: 240_000 });
-  const error = await page.$eval('#error', (el) => (el.hidden ? null : el.textContent));
+  const error = await page.$eval('#error', (el) => ((el as HTMLElement).hidden ? null : el.textContent));
   expect(error, `${id}: the page shows an error`).toBeNull();
   return (await page.evaluate('window.__demo.state.lastRun')) as RunRecord;
 }
@@ -252,7 +252,7 @@ describe('playground in Chromium', () => {
         }
         if (id === 'sgemm') {
           // Link one line for the picture: the WGSL of the inner loop's first fma.
-          const fma = await page.$$eval('#wgsl .wl[data-ptx]', (els) => els.find((e) => /fma/.test(e.textContent ?? ''))?.dataset['i'] ?? null);
+          const fma = await page.$$eval('#wgsl .wl[data-ptx]', (els) => (els as HTMLElement[]).find((e) => /fma/.test(e.textContent ?? ''))?.dataset['i'] ?? null);
           if (fma) await page.click(`#wgsl .wl[data-i="${fma}"]`);
           await page.mouse.move(0, 0);
           const png = await page.screenshot({ fullPage: true });
@@ -271,7 +271,7 @@ describe('playground in Chromium', () => {
       // WGSL -> PTX: hover the WGSL line of the add; the PTX line highlighted is add.f32's.
       const addLine = ptx.findIndex((l) => l.includes('add.f32')) + 1;
       expect(addLine).toBeGreaterThan(0);
-      const row = await page.$$eval('#wgsl .wl[data-ptx]', (els, l) => els.find((e) => e.dataset['ptx'] === String(l))?.dataset['i'] ?? null, addLine);
+      const row = await page.$$eval('#wgsl .wl[data-ptx]', (els, l) => (els as HTMLElement[]).find((e) => e.dataset['ptx'] === String(l))?.dataset['i'] ?? null, addLine);
       expect(row, 'no WGSL line maps to add.f32').not.toBeNull();
       await page.$eval(`#wgsl .wl[data-i="${row}"]`, (el) => el.scrollIntoView({ block: 'center' }));
       await page.hover(`#wgsl .wl[data-i="${row}"]`);
@@ -326,7 +326,7 @@ describe('playground in Chromium', () => {
       expect(await page.$eval(`${row(0)} input.length`, (el) => [(el as HTMLInputElement).value, (el as HTMLInputElement).disabled])).toEqual(['1000', true]);
       await page.click('#run');
       await page.waitForFunction(`['done', 'error'].includes(document.body.dataset.state)`, { timeout: 240_000 });
-      expect(await page.$eval('#error', (el) => (el.hidden ? null : el.textContent))).toBeNull();
+      expect(await page.$eval('#error', (el) => ((el as HTMLElement).hidden ? null : el.textContent))).toBeNull();
       const r = (await page.evaluate('window.__demo.state.lastRun')) as RunRecord;
       expect([buf(r, 0).file, buf(r, 1).file, buf(r, 2).file]).toEqual(['a.npy', 'b.bin', null]);
       expect(buf(r, 0).before).toEqual(a.map(Math.fround));

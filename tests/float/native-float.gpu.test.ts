@@ -89,10 +89,11 @@ describe('reading the float probe', () => {
   it('refuses one approx function whose bits differ, and keeps the others', () => {
     const { probe, out, words } = agreeing();
     const at = probe.input.length + 11 * words + 8; // vector 11, rsqrt
-    out[at] ^= 1;
+    out[at] = (out[at] as number) ^ 1;
     expect(readFloatProbe(probe, out).approx).toEqual(['ex2', 'lg2', 'sin', 'cos', 'tanh']);
     expect(readFloatProbe(probe, out).approxFtz).toHaveLength(6);
-    out[probe.input.length + 11 * words + FTZ_AT + 4] ^= 1; // and rsqrt of the flushed operand
+    const ftzAt = probe.input.length + 11 * words + FTZ_AT + 4;
+    out[ftzAt] = (out[ftzAt] as number) ^ 1; // and rsqrt of the flushed operand
     expect(readFloatProbe(probe, out).approxFtz).toEqual(['ex2', 'lg2', 'sin', 'cos', 'tanh']);
   });
 });

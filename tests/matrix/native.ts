@@ -38,11 +38,14 @@ export function fromBase64(s: string): Uint32Array {
   return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
+/** A scalar argument as the 32-bit word the recorder passes (an f32 as its bits). */
+const scalarBits = (s: Scalar): number => ('u32' in s ? s.u32 : new Uint32Array(new Float32Array([s.f32]).buffer)[0] as number);
+
 /** The JSON record_mma_native.py reads. */
 export function exportRuns(runs: readonly NativeRun[]): string {
   const json = runs.map((r) => ({
     ptx: r.ptx, kernel: r.kernel, grid: r.grid, block: r.block,
-    inputs: r.inputs.map(toBase64), outputWords: r.outputWords, scalars: r.scalars.map((s) => s.u32),
+    inputs: r.inputs.map(toBase64), outputWords: r.outputWords, scalars: r.scalars.map(scalarBits),
     ...(r.dir ? { dir: r.dir } : {}), ...(r.sharedBytes ? { sharedBytes: r.sharedBytes } : {}), ...(r.scratch ? { scratch: r.scratch } : {}),
   }));
   return `${JSON.stringify({ runs: json }, null, 1)}\n`;

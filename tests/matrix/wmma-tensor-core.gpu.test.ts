@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createContext } from '../../src/api.js';
 import { releaseDefaultDevice } from '../../runtime/device.js';
 import { F32, add, convert, F16, mul } from '../conformance/ref/float.js';
+import type { DeviceBuffer } from '../../runtime/memory.js';
 import { POISON, kernelSource } from './harness.js';
 import { Random } from './reference.js';
 import { packMemory, randomElements } from './wmma-reference.js';
@@ -28,7 +29,7 @@ it('gemm_plain16 keeps the portable path on lavapipe and matches the reference',
     const words = (b: Uint8Array): Uint32Array => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
     const [a, b, d] = [words(packMemory('f16', A)), words(packMemory('f16', B)), new Uint32Array(m * n).fill(POISON)].map((w) => { const p = c.malloc(w.byteLength); c.memcpyHtoD(p, w); return p; });
     const config = { grid: [n / 16, m / 64] as [number, number], block: 128 };
-    const args = [a, b, d, m, n, k];
+    const args = [a as DeviceBuffer, b as DeviceBuffer, d as DeviceBuffer, m, n, k];
     const compiled = await fn.prepareAsync(config, args);
     expect(compiled.layout.matrix).toEqual({ path: 'portable', reason: "the device offers no subgroup matrices (chromium-experimental-subgroup-matrix; see the README for Dawn's flags)" });
     fn.launch(config, args);

@@ -5,7 +5,8 @@
 // on which PTX the compiler happens to get wrong.
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModule } from '../../src/compile-module.js';
-import type { CompiledKernel, RuntimeCompiler } from '../../src/compile-types.js';
+import type { RuntimeCompiler } from '../../src/compile-types.js';
+import type { CompiledKernel } from '../../lowering/layout.js';
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { PtxError } from '../../src/diagnostics/ptx-error.js';
 import { createContextWith } from '../../runtime/context.js';
