@@ -16,23 +16,14 @@ import { overrideConstants } from '../../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
 import { planDispatch } from '../../dist/runtime/grid.js';
 import { timeDispatches } from '../raw-dispatch.mjs';
+import { allocateArgs, median, shrink, warmUp } from './inputs.mjs';
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const small = process.argv.includes('--small');
 const dump = process.argv.find((a) => a.startsWith('--dump='))?.slice(7);
 const specs = JSON.parse(readFileSync(new URL('./specs.json', import.meta.url), 'utf8')).kernels;
-const ARRAY = { f32: Float32Array, f64: Float64Array, u8: Uint8Array, u32: Uint32Array, u64: BigUint64Array, i32: Int32Array };
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ctx = await createContext({});
 const device = ctx.device;
-
-function generate(a, n) {
-  const dt = a.in ?? a.inout;
-  if (a.gen === 'index') { const w = new Uint32Array(2 * n); for (let i = 0; i < n; i++) w[2 * i] = i; return new BigUint64Array(w.buffer); }
-  const out = new ARRAY[dt](n);
-  for (let i = 0; i < n; i++) { const h = Math.imul(i, 2654435761) >>> 0; out[i] = dt === 'u8' ? h >>> 24 : (h >>> 9) / 4194304 - 1; }
-  return out;
-}
 
 async function wall(f, reps = 5) {
   await f();
@@ -43,22 +34,11 @@ async function wall(f, reps = 5) {
 
 for (const spec0 of specs) {
   if (filters.length && !filters.some((f) => spec0.name.includes(f))) continue;
-  const f = small ? 64 : 1;
-  const spec = { ...spec0, args: spec0.args.map((a) => (a.n ? { ...a, n: Math.ceil(a.n / f) } : a)), grid: spec0.grid.map((g, i) => (i === spec0.grid.length - 1 ? Math.max(1, Math.ceil(g / f)) : g)) };
+  const spec = shrink(spec0, small);
   const row = { name: spec.name };
-  const ptrs = [], args = [], host = [];
+  const { args, host, ptrs } = allocateArgs(ctx, spec, small);
   try {
     const ptx = readFileSync(spec.ptx, 'utf8');
-    for (const a of spec.args) {
-      if (a.n !== undefined) {
-        const arr = a.in || a.inout ? generate(a, a.n) : new ARRAY[a.out](a.n);
-        const p = ctx.malloc(arr.byteLength); ctx.memcpyHtoD(p, arr);
-        ptrs.push(p); args.push(p); host.push(arr);
-      } else {
-        const [t, v] = Object.entries(a)[0];
-        args.push(small && t === 'i32' && v > 4096 ? Math.ceil(v / 64) : v); host.push(null);
-      }
-    }
     const shape = { grid: spec.grid, block: spec.block, ...(spec.shared ? { sharedBytes: spec.shared } : {}) };
     const mod = ctx.loadModule(ptx, { fileName: spec.ptx });
     for (const [sym, values] of Object.entries(spec.symbols ?? {})) mod.copyToSymbol(sym, new Float32Array(values));
@@ -70,8 +50,7 @@ for (const spec0 of specs) {
     const out = args[spec.args.findIndex((a) => a.out || a.inout)];
     const probe = new Uint8Array(4);
     const N = 10;
-    // clocks up first (ours.mjs, warmUp): 300 ms of launches
-    for (const t0 = performance.now(); performance.now() - t0 < 300;) { for (let i = 0; i < N; i++) fn.launch(shape, args); await ctx.memcpyDtoH(probe, out); }
+    await warmUp(() => fn.launch(shape, args), () => ctx.memcpyDtoH(probe, out));
     // end to end, as ours.mjs
     row.e2e1 = (await wall(async () => { for (let i = 0; i < N; i++) { fn.launch(shape, args); await ctx.memcpyDtoH(probe, out); } })) / N;
     row.e2e10 = (await wall(async () => { for (let i = 0; i < N; i++) fn.launch(shape, args); await ctx.memcpyDtoH(probe, out); })) / N;

@@ -12,32 +12,12 @@ import { overrideConstants } from '../../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
 import { planDispatch } from '../../dist/runtime/grid.js';
 import { timeDispatches } from '../raw-dispatch.mjs';
+import { ARRAY, allocateArgs, median, shrink, warmUp } from './inputs.mjs';
 
 const [nativeDir = '/tmp/bench-native', only = ''] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const small = process.argv.includes('--small');
 const float = process.argv.find((a) => a.startsWith('--float='))?.slice(8) ?? 'probe';
 const specs = JSON.parse(readFileSync(new URL('./specs.json', import.meta.url), 'utf8')).kernels;
-const ARRAY = { f32: Float32Array, f64: Float64Array, u8: Uint8Array, u32: Uint32Array, u64: BigUint64Array, i32: Int32Array };
-
-function generate(a, n) {
-  const dt = a.in ?? a.inout;
-  if (a.gen === 'index') { const w = new Uint32Array(2 * n); for (let i = 0; i < n; i++) w[2 * i] = i; return new BigUint64Array(w.buffer); }
-  const out = new ARRAY[dt](n);
-  for (let i = 0; i < n; i++) {
-    const h = Math.imul(i, 2654435761) >>> 0;
-    out[i] = dt === 'u8' ? h >>> 24 : (h >>> 9) / 4194304 - 1;
-  }
-  return out;
-}
-
-/** --small: every size scaled down 64x (and grids with them) so the script runs on lavapipe. */
-const shrink = (spec) => {
-  if (!small) return spec;
-  const f = 64;
-  const args = spec.args.map((a) => (a.n ? { ...a, n: Math.max(1, Math.ceil(a.n / f)) } : a));
-  return { ...spec, args, grid: spec.grid.map((g, i) => (i === spec.grid.length - 1 ? Math.max(1, Math.ceil(g / f)) : g)), scalarsScaled: true };
-};
-
 function compare(got, want, tol) {
   let bad = 0, first = '';
   const n = Math.min(got.length, want.length);
@@ -50,18 +30,6 @@ function compare(got, want, tol) {
   return bad ? `${bad}/${n} differ, first ${first}` : null;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/**
- * Launches for WARM_UP_MS before a timing: the GPU's clocks ramp up under sustained load and fall
- * while it idles (between kernels, while inputs are generated), and timings taken right after an
- * idle spell read up to 3x slow (a softmax on an H200: 1.6-1.8 ms per launch first, 0.92 ms after).
- * native.py warms up the same way.
- */
-const WARM_UP_MS = 300;
-async function warmUp(launch, sync) {
-  const t0 = performance.now();
-  while (performance.now() - t0 < WARM_UP_MS) { for (let i = 0; i < 10; i++) launch(); await sync(); }
-}
 // --replay=off: checked f32 arithmetic without replay regions (A/B of lowering/wgsl/replay-regions.ts)
 const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
 // --edit=<json [[regex, replacement], ...]> --label=<name>: the shader-only timing runs the launched
@@ -77,7 +45,7 @@ const device = ctx.device;
 const results = [];
 for (const [k, spec0] of specs.entries()) {
   if (only && !only.split('|').some((f) => spec0.name.includes(f))) continue;
-  const spec = shrink(spec0);
+  const spec = shrink(spec0, small);
   const row = { name: spec.name, index: k };
   const ptrs = [];
   try {
@@ -85,17 +53,8 @@ for (const [k, spec0] of specs.entries()) {
     let t0 = performance.now();
     compile(ptx, { entry: spec.entry, fileName: spec.ptx });
     row.transpile_ms = performance.now() - t0;
-    const args = [], host = [];
-    for (const a of spec.args) {
-      if (a.n !== undefined) {
-        const arr = a.in || a.inout ? generate(a, a.n) : new ARRAY[a.out](a.n);
-        const p = ctx.malloc(arr.byteLength); ctx.memcpyHtoD(p, arr);
-        ptrs.push(p); args.push(p); host.push(arr);
-      } else {
-        const [t, v] = Object.entries(a)[0];
-        args.push(small && t === 'i32' && v > 4096 ? Math.ceil(v / 64) : v); host.push(null);
-      }
-    }
+    const { args, host, ptrs: allocated } = allocateArgs(ctx, spec, small);
+    ptrs.push(...allocated);
     await ctx.synchronize();
     const shape = { grid: spec.grid, block: spec.block, ...(spec.shared ? { sharedBytes: spec.shared } : {}) };
     t0 = performance.now();
