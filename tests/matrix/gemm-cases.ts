@@ -1,7 +1,7 @@
 // The GEMM kernels of tests/matrix/kernels/gemm_mma.cu with their inputs and JS references:
 // shared by gemm-mma.gpu.test.ts and the native recorder's case list.
 import type { NativeRun } from './native.js';
-import { Random } from './reference.js';
+import { Random, gemmS8Reference } from './reference.js';
 
 export interface GemmCase {
   readonly kernel: string;
@@ -19,17 +19,7 @@ function gemmS8(M: number, N: number, K: number, seed: number): GemmCase {
   const Bt = new Int8Array(words((N * K) / 4, r).buffer);
   // C small enough that the sums stay far from wrapping, and some near the ends so they wrap
   const C = Int32Array.from({ length: M * N }, (_, i) => (i % 97 === 0 ? 0x7fffff00 : (r.next() % 200001) - 100000));
-  const expected = (): Uint32Array => {
-    const D = new Int32Array(M * N);
-    for (let i = 0; i < M; i++) {
-      for (let j = 0; j < N; j++) {
-        let s = C[i * N + j] as number;
-        for (let k = 0; k < K; k++) s = (s + (A[i * K + k] as number) * (Bt[j * K + k] as number)) | 0;
-        D[i * N + j] = s;
-      }
-    }
-    return new Uint32Array(D.buffer);
-  };
+  const expected = (): Uint32Array => gemmS8Reference(A, Bt, C, M, N, K);
   const u32 = (a: Int8Array | Int32Array): Uint32Array => new Uint32Array(a.buffer);
   return {
     kernel: 'gemm_s8_mma', expected,

@@ -9,7 +9,7 @@
 // per element, derived in the comment of each.
 import { F16, F32, convert, decode } from '../conformance/ref/float.js';
 import type { NativeRun } from './native.js';
-import { Random } from './reference.js';
+import { Random, gemmS8Reference } from './reference.js';
 
 interface Common { readonly kernel: string; readonly run: NativeRun }
 export interface ExactCase extends Common {
@@ -79,17 +79,7 @@ function gemmS8Dp4a(M: number, N: number, K: number, seed: number): ExactCase {
   const A = bytes(M * K);
   const Bt = bytes(N * K);
   const C = Int32Array.from({ length: M * N }, (_, i) => (i % 61 === 0 ? 0x7fffff00 : i % 67 === 0 ? -0x7fffff00 : (r.next() % 200001) - 100000));
-  const expected = (): Uint32Array => {
-    const D = new Int32Array(M * N);
-    for (let i = 0; i < M; i++) {
-      for (let j = 0; j < N; j++) {
-        let s = C[i * N + j] as number;
-        for (let k = 0; k < K; k++) s = (s + (A[i * K + k] as number) * (Bt[j * K + k] as number)) | 0;
-        D[i * N + j] = s;
-      }
-    }
-    return u32(D);
-  };
+  const expected = (): Uint32Array => gemmS8Reference(A, Bt, C, M, N, K);
   return {
     kind: 'exact', kernel: 'gemm_s8_dp4a', expected,
     run: { ptx: 'realistic_tc', kernel: 'gemm_s8_dp4a', grid: [N / 32, M / 32], block: 256, inputs: [u32(A), u32(Bt), u32(C)], outputWords: [M * N], scalars: [{ u32: M }, { u32: N }, { u32: K }] },

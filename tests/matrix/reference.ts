@@ -375,3 +375,19 @@ export function mmaInputs(c: MmaCase, warps: number, seed: number): { A: bigint[
 
 /** 32-bit words per lane of a fragment. */
 export const wordsPerLane = (count: number, t: ElemType): number => Math.ceil((count * elementBits(t)) / 32);
+
+/**
+ * D = A * B + C over s8 with B given by its columns (Bt, N x K), each step wrapping in 32 bits as
+ * the integer GEMM kernels' sums do; D as words.
+ */
+export function gemmS8Reference(A: Int8Array, Bt: Int8Array, C: Int32Array, M: number, N: number, K: number): Uint32Array {
+  const D = new Int32Array(M * N);
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let s = C[i * N + j] as number;
+      for (let k = 0; k < K; k++) s = (s + (A[i * K + k] as number) * (Bt[j * K + k] as number)) | 0;
+      D[i * N + j] = s;
+    }
+  }
+  return new Uint32Array(D.buffer);
+}
