@@ -43,7 +43,7 @@ function bitsIn(cx: ExprContext, v: ValueId, ftz: boolean): string {
   const t = cx.typeOf(v);
   if (isHalf(t)) return cx.call('fr_widen', ftz ? cx.call('fr_ftz', cx.ref(v), ...fmt(t)) : cx.ref(v), ...fmt(t));
   const raw = `bitcast<u32>(${cx.ref(v)})`;
-  return ftz ? cx.call('f32r_ftz', raw) : raw;
+  return ftz && !cx.notSubnormal(v) ? cx.call('f32r_ftz', raw) : raw;
 }
 
 /** Result bits of type t: `.ftz` flushes a subnormal result, `.sat` clamps; f32 becomes a WGSL f32. */
@@ -207,14 +207,16 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
     case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_sqrt_approx', u) : cx.call('f32r_sqrt', u, rm); break;
     case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
-    case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u), i.ftz); break;
+    // rsqrt and lg2 of an operand that is not subnormal are the same with and without .ftz, and
+    // never subnormal themselves: such an operand may take the .ftz built-in, unflushed
+    case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u), i.ftz, cx.notSubnormal(i.value)); break;
     case 'sin': e = approx(cx, 'sin', u, () => cx.call('f32r_sincos', u, 'false')); break;
     case 'cos': e = approx(cx, 'cos', u, () => cx.call('f32r_sincos', u, 'true')); break;
-    case 'lg2': e = approx(cx, 'lg2', u, () => cx.call('f32r_lg2', u), i.ftz); break;
+    case 'lg2': e = approx(cx, 'lg2', u, () => cx.call('f32r_lg2', u), i.ftz, cx.notSubnormal(i.value)); break;
     case 'ex2': e = approx(cx, 'ex2', u, () => cx.call('f32r_ex2', u), i.ftz); break;
     case 'tanh': e = approx(cx, 'tanh', u, () => cx.call('f32r_tanh', u), i.ftz); break;
   }
-  return bitsOut(cx, i.type, e, i.ftz, false);
+  return bitsOut(cx, i.type, e, i.ftz && i.kind !== 'rsqrt' && i.kind !== 'lg2', false);
 }
 
 /** The bits of f32 expression `x`, NaN canonicalised unless the device's NaNs already are. */
@@ -222,9 +224,14 @@ function canonical(cx: ExprContext, x: string): string {
   return cx.nativeFloat.canonicalNaN ? `bitcast<u32>(${x})` : cx.call('f32r_canon', x);
 }
 
-/** An `.approx` function: the WGSL built-in where the device probe matched the helper's bits. */
-function approx(cx: ExprContext, f: ApproxFunction, u: string, helper: () => string, ftz = false): string {
-  return (ftz ? cx.nativeFloat.approxFtz : cx.nativeFloat.approx).includes(f) ? nativeApprox(f, u) : helper();
+/**
+ * An `.approx` function: the WGSL built-in where the device probe matched the helper's bits;
+ * `asFtz`: the operand is not subnormal and the function's result never is, so the `.ftz`
+ * form's probe answers for it too.
+ */
+function approx(cx: ExprContext, f: ApproxFunction, u: string, helper: () => string, ftz = false, asFtz = false): string {
+  const native = (ftz ? cx.nativeFloat.approxFtz : cx.nativeFloat.approx).includes(f) || (asFtz && cx.nativeFloat.approxFtz.includes(f));
+  return native ? nativeApprox(f, u) : helper();
 }
 
 /** Outcome masks of f32r_cmp (bit 0 less, 1 equal, 2 greater, 3 unordered) per PTX compare. */

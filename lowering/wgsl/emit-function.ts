@@ -11,6 +11,7 @@ import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
 import type { Stmt } from '../../src/ir/structured.js';
+import * as T from '../../src/ir/types.js';
 import { useLists, type Use } from '../../src/ir/cfg.js';
 import type { InstContext } from './expr-context.js';
 import { emitInst } from './emit-inst.js';
@@ -47,6 +48,8 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private temps = 0;
   private readonly vars = new Set<ValueId>();
   private readonly inlined = new Map<ValueId, string>();
+  /** Checked results of the replay region being written (notSubnormal). */
+  private readonly assumedNormal = new Set<ValueId>();
   private span: Span = { start: 0, end: 0 };
   /** The span start of the instruction being emitted, -1 between instructions. */
   private at = -1;
@@ -81,6 +84,19 @@ export class FunctionEmitter implements InstContext, ReplayHost {
 
   temp(prefix: string): string {
     return `${prefix}_${this.temps++}`;
+  }
+
+  notSubnormal(v: ValueId): boolean {
+    if (this.assumedNormal.has(v)) return true;
+    const def = this.fn.defOf(v);
+    if (def?.op === 'funary' && (def.kind === 'abs' || def.kind === 'neg')) return def.ftz || this.notSubnormal(def.value);
+    // PTX flushes subnormal results of .ftz arithmetic, however the emitter computes them
+    return (def?.op === 'fbinary' && def.kind !== 'div') || def?.op === 'fma' ? def.ftz && T.isFloat(def.type, 32) : false;
+  }
+
+  assumeNormal(v: ValueId | undefined): void {
+    if (v === undefined) this.assumedNormal.clear();
+    else this.assumedNormal.add(v);
   }
 
   valueUnused(v: ValueId): boolean {

@@ -28,6 +28,12 @@ export interface ExprContext {
   readonly subgroupOps: boolean;
   /** Whether nothing reads `v`. */
   valueUnused(v: ValueId): boolean;
+  /**
+   * Whether f32 value `v` is known never to be a nonzero subnormal where it is read: the result
+   * of an `.ftz` operation, or a checked result inside a replay region, whose test replays the
+   * region exactly when it is not (emit-replay.ts).
+   */
+  notSubnormal(v: ValueId): boolean;
   /** Whether nothing reads the results of the instruction being emitted. */
   resultUnused(): boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */

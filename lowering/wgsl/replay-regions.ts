@@ -8,9 +8,11 @@
  * slow path: on an H100 that code, which almost never runs, made plain-PTX n-body 42x slower
  * than CUDA, four fifths of it from the slow paths' presence alone (docs/BENCHMARKS.md). A
  * region instead computes its operations natively and ANDs one predicate per result; only when
- * the predicate fails does it replay the whole region exactly, in a loop that interprets the
- * region as a small program through one shared exact fma (add = fma(a, 1, b), mul = fma(a, b,
- * -0)). Its arithmetic is pure, so replaying it from its inputs gives the exact results.
+ * the predicate fails does it replay the whole region exactly through the exact fma (add =
+ * fma(a, 1, b), mul = fma(a, b, -0)): in a straight line for up to 32 checked operations, beyond
+ * that in a loop that interprets the region as a small program through one shared exact fma
+ * (emit-replay.ts says why both). Its arithmetic is pure, so replaying it from its inputs gives
+ * the exact results.
  *
  * A region is a run of a block's instructions; its members are the checked operations and the
  * pure instructions that consume a member's result (those are replayed by their own emitted

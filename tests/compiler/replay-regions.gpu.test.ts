@@ -133,11 +133,21 @@ describe('replay regions', () => {
       return wgsl.slice(wgsl.indexOf('@compute'));
     };
     const on = body('on');
-    // setp ends the first region (a bool is not replayed: seven checked operations, one exact
-    // fallback); the mul and add.rn after it are too few for a region and keep their inline checks
-    expect(on.match(/f32_fma_exact\(/g)?.length).toBe(1);
+    // setp ends the first region (a bool is not replayed: seven checked operations, replayed in a
+    // straight line behind one test); the mul and add.rn after it are too few for a region and
+    // keep their inline checks
+    expect(on.match(/if \(!ok_/g)?.length).toBe(1);
+    expect(on.match(/f32_fma_exact\(/g)?.length).toBe(7);
     expect(on.match(/f32r_add_rn|f32r_mul_rn|f32_fma_checked/g)).toEqual(['f32r_mul_rn', 'f32r_add_rn']);
-    expect(on).toMatch(/case 1u: \{/); // cvt.rzi replayed by its own text
+    expect(on).not.toMatch(/switch/);
+    // cvt.rzi replayed by its own text, on the replayed fma's result
+    expect(on).toMatch(/let rv_\d+ = .*f32_rint\(bitcast<u32>\(bitcast<f32>\(rv_\d+\)\)/);
+    // more than 32 checked operations (n-body's unrolled interactions): the replay is a loop
+    // over a program, one exact fma in the code
+    const nbody = readFileSync(new URL('../../bench/float-exactness/kernels.ptx', import.meta.url), 'utf8');
+    const big = compile(nbody, { entry: 'nbody', fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    expect(big).toMatch(/switch rw_\d+\.x/);
+    expect(big).toMatch(/let rv_\d+ = /);
     const off = body('off');
     expect(off.match(/f32r_add_rn|f32r_mul_rn|f32_fma_checked/g)?.length).toBe(9);
   });
