@@ -11,11 +11,12 @@ import { structurize } from '../lowering/structurize.js';
 import { converge } from '../lowering/converge.js';
 import { flushSubnormals } from '../lowering/flush-subnormals.js';
 import { contractMulAdd } from '../lowering/contract-mul-add.js';
+import { ifConvert } from '../lowering/if-convert.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
 import { verifyFunction } from './ir/verifier.js';
 
-export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, deadCode, structurize, converge];
+export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, deadCode, structurize, converge];
 
 export function runPasses(fn: IrFunction, cx: PassContext): void {
   check(fn, 'ssa-build', false);
