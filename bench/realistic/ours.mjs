@@ -6,7 +6,9 @@
 // the table.
 //   node bench/realistic/ours.mjs <native-dir> [name-filter, alternatives separated by |] [--small] [--float=ftz] [--pass=N] [--dump=DIR]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createContext, compile } from '../../dist/src/index.js';
+import { compile } from '../../dist/src/index.js';
+import { runtimeCompiler } from '../../dist/src/runtime-compiler.js';
+import { createContextWith } from '../../dist/runtime/context.js';
 import { packUniforms } from '../../dist/runtime/params.js';
 import { overrideConstants } from '../../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
@@ -32,15 +34,25 @@ function compare(got, want, tol) {
 
 // --replay=off: checked f32 arithmetic without replay regions (A/B of lowering/wgsl/replay-regions.ts)
 const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
-// --edit=<json [[regex, replacement], ...]> --label=<name>: the shader-only timing runs the launched
-// WGSL with these edits (experiments that find what a kernel's time goes to; results are not exact)
+// --edit=<json [[regex, replacement], ...]> --label=<name>: every launch (end to end and shader-only) runs
+// the WGSL with these edits (experiments that find what a kernel's time goes to; results are not exact)
 const edits = JSON.parse(process.argv.find((a) => a.startsWith('--edit='))?.slice(7) ?? '[]');
 const label = process.argv.find((a) => a.startsWith('--label='))?.slice(8);
 // --pass=N: one of several passes of run.sh (report.mjs takes medians across them)
 const pass = process.argv.find((a) => a.startsWith('--pass='))?.slice(7);
 // --dump=<dir>: write each kernel's launched WGSL there (the device's own lowering, probe included)
 const dump = process.argv.find((a) => a.startsWith('--dump='))?.slice(7);
-const ctx = await createContext({ float, ...(replay ? { replayRegions: replay } : {}) });
+// with --edit, the context's kernels are edited too, so kernels timed end to end only (module
+// memory) show the edit as well
+const edited = (wgsl) => edits.reduce((w, [re, to]) => w.replace(new RegExp(re, 'g'), to), wgsl);
+const compiler = edits.length === 0 ? runtimeCompiler : {
+  ...runtimeCompiler,
+  compileModule: (src, o) => {
+    const m = runtimeCompiler.compileModule(src, o);
+    return { ...m, variables: () => m.variables(), kernels: (opts) => m.kernels(opts).map((k) => ({ ...k, wgsl: edited(k.wgsl) })) };
+  },
+};
+const ctx = await createContextWith(compiler, { float, ...(replay ? { replayRegions: replay } : {}) });
 const device = ctx.device;
 const results = [];
 for (const [k, spec0] of specs.entries()) {
@@ -103,7 +115,7 @@ for (const [k, spec0] of specs.entries()) {
     // that bind module memory (constant filters) are timed end to end only
     if (kernel.layout.bindings.some((b) => b.kind !== 'launch-params' && b.kind !== 'global-slot')) throw Object.assign(new Error('module memory'), { slow: true });
     const raw = [];
-    const module = device.createShaderModule({ code: edits.reduce((w, [re, to]) => w.replace(new RegExp(re, 'g'), to), kernel.wgsl) });
+    const module = device.createShaderModule({ code: kernel.wgsl });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
     t0 = performance.now();
     const pipeline = await device.createComputePipelineAsync({
