@@ -5,10 +5,6 @@
 //   PTX=./kernels.ptx node bench/float-exactness/ours.mjs [--small]   (and kernels-fast-math.ptx)
 //   PTX=bench/float-exactness/kernels.ptx python3 bench/float-exactness/native.py
 import { readFileSync } from 'node:fs';
-import { create, globals } from 'webgpu'; // on the GPU machine; --small runs on lavapipe
-Object.assign(globalThis, globals);
-const gpu = create([]);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true });
 const { compile } = await import('../../dist/src/compile.js');
 const { getDefaultDevice } = await import('../../dist/src/index.js');
 const { packUniforms } = await import('../../dist/runtime/params.js');

@@ -2,9 +2,6 @@
 // Whether the speed of one dispatch depends on which buffers it gets: the same hand-written vec4
 // copy (256 MB in, 256 MB out) timed with timestamps on 8 freshly created buffer pairs in one
 // process, then on the first pair again; the source of each pair is written with data first.
-import { create, globals } from 'webgpu';
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
 const { getDefaultDevice } = await import('../../dist/src/index.js');
 const { timeDispatches } = await import('../raw-dispatch.mjs');
 const device = await getDefaultDevice();

@@ -3,9 +3,6 @@
 // --fill: the source holds the benchmark's data (ours.mjs's inputs) instead of zeros, since a GPU
 // may move all-zero memory faster than real data.
 import { readFileSync } from 'node:fs';
-import { create, globals } from 'webgpu';
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
 const { compile, getDefaultDevice } = await import('../../dist/src/index.js');
 const { packUniforms } = await import('../../dist/runtime/params.js');
 const { overrideConstants } = await import('../../dist/runtime/pipeline-cache.js');

@@ -5,10 +5,6 @@
 // timestamps. The hand-written one uses WGSL's own exp and max, so it is what WebGPU allows when
 // nothing is checked; our WGSL variants with parts edited out show where our time goes.
 import { readFileSync } from 'node:fs';
-import { create, globals } from 'webgpu';
-Object.assign(globalThis, globals);
-const flags = (process.env.PTX_WGSL_DAWN_FLAGS ?? '').split(',').filter(Boolean);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: create(flags) }, configurable: true });
 const { createContext } = await import('../../dist/src/index.js');
 const { packUniforms } = await import('../../dist/runtime/params.js');
 const { overrideConstants } = await import('../../dist/runtime/pipeline-cache.js');

@@ -1,9 +1,6 @@
 // node bench/realistic/sync-cost.mjs (on the GPU machine: docs/BENCHMARKS.md, read-back cost)
 // What one synchronisation costs in Node: onSubmittedWorkDone on an idle queue, a 4-byte
 // mapAsync read-back, and the runtime's memcpyDtoH of 4 bytes.
-import { create, globals } from 'webgpu';
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
 const { createContext, getDefaultDevice } = await import('../../dist/src/index.js');
 const device = await getDefaultDevice();
 const time = async (f, n = 50) => { await f(); const t0 = performance.now(); for (let i = 0; i < n; i++) await f(); return (performance.now() - t0) / n; };
