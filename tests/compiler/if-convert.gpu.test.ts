@@ -43,6 +43,59 @@ JOIN:
 `;
 }
 
+/**
+ * An if/else that loads on both sides (even threads read in[t], odd ones in[n-1-t]) and a loop
+ * whose every iteration loads behind a bounds test (1.0 past the end): both arms of the first and
+ * the guarded load of the second are speculated, the loop keeps its back edge.
+ */
+const SHAPES = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry shapes(.param .u64 pin, .param .u64 pout, .param .u32 n)
+{
+  .reg .pred %p<6>; .reg .f32 %f<12>; .reg .b32 %r<12>; .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [pin]; ld.param.u64 %rd2, [pout]; ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  setp.ge.u32 %p0, %r2, %r1;
+  @%p0 bra DONE;
+  and.b32 %r3, %r2, 1;
+  setp.eq.u32 %p1, %r3, 0;
+  @%p1 bra EVEN;
+  sub.u32 %r4, %r1, 1;
+  sub.u32 %r4, %r4, %r2;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  bra JOIN;
+EVEN:
+  mul.wide.u32 %rd5, %r2, 4;
+  add.s64 %rd6, %rd1, %rd5;
+  ld.global.f32 %f1, [%rd6];
+JOIN:
+  mov.f32 %f2, 0f00000000;
+  mov.u32 %r5, 0;
+LOOP:
+  add.u32 %r6, %r2, %r5;
+  setp.ge.u32 %p2, %r6, %r1;
+  mov.f32 %f3, 0f3F800000;
+  @%p2 bra SKIP;
+  mul.wide.u32 %rd7, %r6, 4;
+  add.s64 %rd8, %rd1, %rd7;
+  ld.global.f32 %f3, [%rd8];
+SKIP:
+  add.f32 %f2, %f2, %f3;
+  add.u32 %r5, %r5, 1;
+  setp.lt.u32 %p3, %r5, 8;
+  @%p3 bra LOOP;
+  mul.wide.u32 %rd9, %r2, 8;
+  add.s64 %rd10, %rd2, %rd9;
+  st.global.f32 [%rd10], %f1;
+  st.global.f32 [%rd10+4], %f2;
+DONE:
+  ret;
+}
+`;
+
 const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'exact' };
 
 describe('if-convert', () => {
@@ -69,6 +122,36 @@ describe('if-convert', () => {
     // a side block of float arithmetic is not speculated either
     expect(branches(irAfter(kernel('ld.global.f32 %f3, [%rd4]; mul.f32 %f1, %f3, %f3;'), 'if-convert'))).toBe(1);
   });
+
+  it('speculates both arms of an if/else and a guarded load inside a loop, and computes the same', async () => {
+    expect(branches(irAfter(SHAPES, 'narrow-int64'))).toBe(4);
+    // left: the bounds exit and the loop's back edge
+    expect(branches(irAfter(SHAPES, 'if-convert'))).toBe(2);
+    const n = 50;
+    const input = new Float32Array(n).map((_, i) => (i * 37 % 23) - 11.5);
+    const inBits = new Uint32Array(input.buffer);
+    const expected = new Uint32Array(2 * 64).fill(0xabababab);
+    for (let t = 0; t < n; t++) {
+      expected[2 * t] = inBits[t % 2 === 0 ? t : n - 1 - t] as number;
+      let acc = 0n;
+      for (let k = 0; k < 8; k++) acc = R.add(R.F32, acc, t + k < n ? BigInt(inBits[t + k] as number) : 0x3f800000n, 'rn');
+      expected[2 * t + 1] = Number(acc);
+    }
+    const ctx = await createContext({ device: await getDefaultDevice() });
+    const fn = ctx.loadModule(SHAPES, { fileName: 'shapes.ptx' }).getFunction('shapes');
+    const [din, dout] = [ctx.malloc(4 * n), ctx.malloc(4 * 2 * 64)];
+    try {
+      ctx.memcpyHtoD(din, input);
+      ctx.memset(dout, 0xab, 4 * 2 * 64);
+      fn.launch({ grid: [1, 1, 1], block: [64, 1, 1] }, [din, dout, n] as never);
+      const got = new Uint32Array(2 * 64);
+      await ctx.memcpyDtoH(got, dout);
+      expect([...got].map((g) => g.toString(16))).toEqual([...expected].map((g) => g.toString(16)));
+    } finally {
+      ctx.free(din); ctx.free(dout);
+      ctx.destroy();
+    }
+  }, 60_000);
 
   it('blurs exactly, border loads speculated outside the image', async () => {
     const ctx = await createContext({ device: await getDefaultDevice() });
