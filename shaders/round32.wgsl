@@ -65,6 +65,23 @@ fn fr_widen(h: u32, fb: u32, eb: u32) -> u32 {
   return s | fr_pack(0u, fr | select(0u, 1u << fb, ex != 0u), i32(max(ex, 1u)) - bias - i32(fb), 0u, 23u, 8u);
 }
 
+// fr_widen for f16 and bf16 in a few operations: the portable mma widens every f16/bf16 element
+// it multiplies, and fr_widen's general path (fr_pack) is large once inlined at each of them.
+fn f16_widen(h: u32) -> u32 {
+  let s = (h & 0x8000u) << 16u;
+  let ex = (h >> 10u) & 0x1fu;
+  let fr = h & 0x3ffu;
+  let normal = ((ex + 112u) << 23u) | (fr << 13u);
+  // a subnormal's fraction times 2^-24 is zero or an f32 normal: exact, also where subnormals flush
+  let tiny = bitcast<u32>(f32(fr) * 0x1p-24f);
+  let special = 0x7f800000u | (fr << 13u) | select(0u, 0x400000u, fr != 0u);
+  return s | select(select(normal, tiny, ex == 0u), special, ex == 31u);
+}
+fn bf16_widen(h: u32) -> u32 {
+  let u = (h & 0xffffu) << 16u;
+  return select(u, u | 0x400000u, f32r_isnan(u));
+}
+
 fn f32r_isnan(u: u32) -> bool { return (u & 0x7fffffffu) > 0x7f800000u; }
 
 // add/sub: |a| >= |b| after a swap; b is aligned below a with 7 guard bits and a sticky bit.

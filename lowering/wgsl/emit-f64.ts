@@ -7,7 +7,7 @@
 import type { FloatCompare, InstOf } from '../../src/ir/inst.js';
 import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
-import { roundingOperand } from './rounding.js';
+import { roundingOperand, widenHalf } from './rounding.js';
 
 const mode = roundingOperand;
 
@@ -94,11 +94,11 @@ export function f64Convert(cx: ExprContext, i: InstOf<'convert'>): string {
   const half = (t: T.IrType): [string, string] | null => (T.isFloat(t, 16) ? (t.kind === 'float' && t.format === 'bf16' ? ['7u', '8u'] : ['10u', '5u']) : null);
   const integral = i.rounding === 'rni' || i.rounding === 'rzi' || i.rounding === 'rmi' || i.rounding === 'rpi';
   const hf = half(from);
-  if (hf && T.isFloat(to, 64) && !integral && !i.ftz) return sat(cx.call('f64_from_f32', cx.call('fr_widen', v, ...hf), 'false'));
+  if (hf && T.isFloat(to, 64) && !integral && !i.ftz) return sat(cx.call('f64_from_f32', widenHalf(cx, v, from), 'false'));
   const ht = half(to);
   if (ht && T.isFloat(from, 64) && !integral && !i.ftz && !i.relu && !i.satfinite) {
     const r = cx.call('f64_to_fr', v, rm, ...ht);
-    return i.sat ? cx.call('fr_narrow', cx.call('f32_bits_sat', cx.call('fr_widen', r, ...ht)), ...ht) : r;
+    return i.sat ? cx.call('fr_narrow', cx.call('f32_bits_sat', widenHalf(cx, r, to)), ...ht) : r;
   }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }

@@ -12,7 +12,7 @@ import type { FloatRounding } from '../../src/ir/inst.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
-import { roundingOperand } from './rounding.js';
+import { roundingOperand, widenHalf } from './rounding.js';
 import * as F64 from './emit-f64.js';
 import { nativeApprox, type ApproxFunction } from './native-float.js';
 
@@ -41,7 +41,7 @@ const isHalf = (t: T.IrType): boolean => T.isFloat(t, 16);
 /** An operand as f32 bits (halves widen exactly), flushed when `.ftz`. */
 function bitsIn(cx: ExprContext, v: ValueId, ftz: boolean): string {
   const t = cx.typeOf(v);
-  if (isHalf(t)) return cx.call('fr_widen', ftz ? cx.call('fr_ftz', cx.ref(v), ...fmt(t)) : cx.ref(v), ...fmt(t));
+  if (isHalf(t)) return widenHalf(cx, ftz ? cx.call('fr_ftz', cx.ref(v), ...fmt(t)) : cx.ref(v), t);
   const raw = `bitcast<u32>(${cx.ref(v)})`;
   return ftz && !cx.notSubnormal(v) ? cx.call('f32r_ftz', raw) : raw;
 }
@@ -51,7 +51,7 @@ function bitsOut(cx: ExprContext, t: T.IrType, bits: string, ftz: boolean, sat: 
   let r = bits;
   if (isHalf(t)) {
     if (ftz) r = cx.call('fr_ftz', r, ...fmt(t));
-    if (sat) r = cx.call('fr_narrow', cx.call('f32r_sat', cx.call('fr_widen', r, ...fmt(t))), ...fmt(t));
+    if (sat) r = cx.call('fr_narrow', cx.call('f32r_sat', widenHalf(cx, r, t)), ...fmt(t));
     if (clamp.relu || clamp.satfinite) r = cx.call('fr_clamp', r, String(!!clamp.relu), String(!!clamp.satfinite), ...fmt(t));
     return r;
   }
@@ -195,7 +195,7 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
     // nearest (within the half-precision bounds of the ISA)
     if ((i.kind === 'ex2' || i.kind === 'tanh') && i.rounding === 'approx') {
       if (i.kind === 'tanh') return cx.call('fr_tanh', flushed, fb, eb);
-      return cx.call('fr_narrow', cx.call('f32r_ex2', cx.call('fr_widen', flushed, fb, eb)), fb, eb);
+      return cx.call('fr_narrow', cx.call('f32r_ex2', widenHalf(cx, flushed, i.type)), fb, eb);
     }
     return cx.unsupported(`${i.kind} on ${T.typeName(i.type)}`);
   }
