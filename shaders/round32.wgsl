@@ -177,7 +177,8 @@ fn f32r_sqrt(a: u32, rm: u32) -> u32 {
 fn f32r_ftz(u: u32) -> u32 { return select(u, u & 0x80000000u, (u & 0x7f800000u) == 0u); }
 
 // NaN results as NVIDIA produces them (canonical 0x7fffffff) for WGSL-rounded operations.
-fn f32r_canon(x: f32) -> u32 { let u = bitcast<u32>(x); return select(u, 0x7fffffffu, f32r_isnan(u)); }
+fn f32r_canon(x: f32) -> u32 { return f32r_canon_bits(bitcast<u32>(x)); }
+fn f32r_canon_bits(u: u32) -> u32 { return select(u, 0x7fffffffu, f32r_isnan(u)); }
 
 // fma.{rz,rm,rp}.f32 (fma.rn is fma32.wgsl's): the 48-bit product and c, both with their leading
 // bit at bit 62 of a 64-bit integer, aligned with a sticky bit, added, and rounded once.

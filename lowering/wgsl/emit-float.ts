@@ -298,7 +298,8 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
       const narrowed = cx.call('fr_narrow_rm', u, intRound ? '0u' : rm, fb, eb);
       return bitsOut(cx, to, narrowed, i.ftz, i.sat, i);
     }
-    return bitsOut(cx, to, cx.call('fr_narrow', u, '23u', '8u'), i.ftz, i.sat);
+    // to f32: exact (a half widens exactly, f32 to f32 only rounds to an integer), NaNs canonical
+    return bitsOut(cx, to, cx.call('f32r_canon_bits', u), i.ftz, i.sat);
   }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }
