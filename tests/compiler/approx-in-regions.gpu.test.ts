@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { Context } from '../../runtime/context.js';
-import { NO_NATIVE_FLOAT, type NativeFloat } from '../../lowering/wgsl/native-float.js';
+import { NO_NATIVE_FLOAT } from '../../lowering/wgsl/native-float.js';
 import * as R from '../conformance/ref/float.ts';
-import { runTriples, tripleKernel } from './f32-triples.ts';
+import { H100_FLOAT, runTriples, tripleKernel } from './f32-triples.ts';
 
 process.env['XDG_RUNTIME_DIR'] ??= '/tmp';
 afterAll(() => releaseDefaultDevice());
@@ -27,8 +27,6 @@ const PTX = tripleKernel('approx_chain', `
   lg2.approx.f32 %f9, %f8;
   mul.f32 %f10, %f7, %f4;`, ['%f6', '%f7', '%f9', '%f10']);
 
-/** An H100's facts (tests/compiler/replay-regions.gpu.test.ts): rsqrt and lg2 built-ins for .ftz only. */
-const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'exact' };
 
 const F = new Float32Array(1);
 const U = new Uint32Array(F.buffer);
@@ -107,7 +105,7 @@ describe('approx functions of checked results in replay regions', () => {
   }
 
   it('writes the built-ins on an H100\'s fast path only', () => {
-    const wgsl = compile(PTX, { fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    const wgsl = compile(PTX, { fusedFma: true, nativeFloat: H100_FLOAT }).kernels[0]?.wgsl ?? '';
     const body = wgsl.slice(wgsl.indexOf('@compute'));
     const replay = body.indexOf('f32_fma_exact(');
     expect(replay).toBeGreaterThan(0);
@@ -116,7 +114,7 @@ describe('approx functions of checked results in replay regions', () => {
     expect(body.slice(replay)).toMatch(/f32r_rsqrt\(/);
     expect(body.slice(replay)).toMatch(/f32r_lg2\(/);
     // outside a region the operand is a plain load: the helper
-    const alone = compile(tripleKernel('alone', 'rsqrt.approx.f32 %f4, %f1;', ['%f4']), { fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    const alone = compile(tripleKernel('alone', 'rsqrt.approx.f32 %f4, %f1;', ['%f4']), { fusedFma: true, nativeFloat: H100_FLOAT }).kernels[0]?.wgsl ?? '';
     expect(alone.slice(alone.indexOf('@compute'))).toMatch(/f32r_rsqrt\(/);
     expect(alone.slice(alone.indexOf('@compute'))).not.toMatch(/inverseSqrt\(/);
   });

@@ -4,6 +4,10 @@
  * poisons the output first.
  */
 import type { Context } from '../../runtime/context.js';
+import type { NativeFloat } from '../../lowering/wgsl/native-float.js';
+
+/** What an H100's float probe reports (tests/float/native-float.gpu.test.ts records the probe itself). */
+export const H100_FLOAT: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'exact' };
 
 export function tripleKernel(entry: string, body: string, outputs: readonly string[]): string {
   return `.version 8.0

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
-import type { NativeFloat } from '../../lowering/wgsl/native-float.js';
+import { H100_FLOAT } from './f32-triples.ts';
 import * as R from '../conformance/ref/float.ts';
 
 process.env['XDG_RUNTIME_DIR'] ??= '/tmp';
@@ -96,7 +96,6 @@ DONE:
 }
 `;
 
-const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'exact' };
 
 describe('if-convert', () => {
   it('turns the blur\'s guarded loads into selects on one straight line', () => {
@@ -107,7 +106,7 @@ describe('if-convert', () => {
     expect((after.match(/= select/g) ?? []).length).toBe(9);
     // one region for the nine fmas on an H100: one test, the nine replayed exactly behind it, no
     // inline fma checks
-    const wgsl = compile(BLUR, { fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    const wgsl = compile(BLUR, { fusedFma: true, nativeFloat: H100_FLOAT }).kernels[0]?.wgsl ?? '';
     const body = wgsl.slice(wgsl.indexOf('@compute'));
     expect(body.match(/if \(!ok_/g)?.length).toBe(1);
     expect(body.match(/f32_fma_exact\(/g)?.length).toBe(9);

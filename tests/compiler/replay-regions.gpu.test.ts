@@ -14,9 +14,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compile, createContext, getDefaultDevice, releaseDefaultDevice } from '../../src/index.js';
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { Context } from '../../runtime/context.js';
-import { NO_NATIVE_FLOAT, type NativeFloat } from '../../lowering/wgsl/native-float.js';
+import { NO_NATIVE_FLOAT } from '../../lowering/wgsl/native-float.js';
 import * as R from '../conformance/ref/float.ts';
-import { runTriples, tripleKernel } from './f32-triples.ts';
+import { H100_FLOAT, runTriples, tripleKernel } from './f32-triples.ts';
 
 process.env['XDG_RUNTIME_DIR'] ??= '/tmp';
 afterAll(() => releaseDefaultDevice());
@@ -78,7 +78,6 @@ function inputs(n: number): Uint32Array {
   return out;
 }
 
-const H100: NativeFloat = { addMul: false, ftz: true, ftzFma: false, canonicalNaN: true, approx: ['sin', 'cos'], approxFtz: ['rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'tanh'], minMax: 'checked' };
 
 
 describe('replay regions', () => {
@@ -122,14 +121,14 @@ describe('replay regions', () => {
     // the second chance) and fmas with constant factors, whose zero tests must not be WGSL
     // constant expressions that shift set bits out (Chromium's Tint rejects those)
     const ptx = readFileSync(new URL('../kernels/softmax_rows.ptx', import.meta.url), 'utf8');
-    const wgsl = compile(ptx, { entry: 'softmax_rows', fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    const wgsl = compile(ptx, { entry: 'softmax_rows', fusedFma: true, nativeFloat: H100_FLOAT }).kernels[0]?.wgsl ?? '';
     expect(wgsl).toMatch(/let zs_\d+ = /);
     expect(wgsl).not.toMatch(/bitcast<u32>\([-+0-9.e]+f\) << /);
   });
 
   it('gives an H100 one exact fallback per region, and none inline', () => {
     const body = (replayRegions: 'on' | 'off'): string => {
-      const wgsl = compile(PTX, { fusedFma: true, nativeFloat: H100, replayRegions }).kernels[0]?.wgsl ?? '';
+      const wgsl = compile(PTX, { fusedFma: true, nativeFloat: H100_FLOAT, replayRegions }).kernels[0]?.wgsl ?? '';
       return wgsl.slice(wgsl.indexOf('@compute'));
     };
     const on = body('on');
@@ -145,7 +144,7 @@ describe('replay regions', () => {
     // more than 32 checked operations (n-body's unrolled interactions): the replay is a loop
     // over a program, one exact fma in the code
     const nbody = readFileSync(new URL('../../bench/float-exactness/kernels.ptx', import.meta.url), 'utf8');
-    const big = compile(nbody, { entry: 'nbody', fusedFma: true, nativeFloat: H100 }).kernels[0]?.wgsl ?? '';
+    const big = compile(nbody, { entry: 'nbody', fusedFma: true, nativeFloat: H100_FLOAT }).kernels[0]?.wgsl ?? '';
     expect(big).toMatch(/switch rw_\d+\.x/);
     expect(big).toMatch(/let rv_\d+ = /);
     const off = body('off');
