@@ -37,6 +37,9 @@ const replay = process.argv.find((a) => a.startsWith('--replay='))?.slice(9);
 // --edit=<json [[regex, replacement], ...]> --label=<name>: every launch (end to end and shader-only) runs
 // the WGSL with these edits (experiments that find what a kernel's time goes to; results are not exact)
 const edits = JSON.parse(process.argv.find((a) => a.startsWith('--edit='))?.slice(7) ?? '[]');
+// --edit-module=<path.mjs>: the same with its default export, a function WGSL -> WGSL (edits regexes cannot express)
+const editModule = process.argv.find((a) => a.startsWith('--edit-module='))?.slice(14);
+if (editModule) edits.push((await import(new URL(editModule, `file://${process.cwd()}/`).href)).default);
 const label = process.argv.find((a) => a.startsWith('--label='))?.slice(8);
 // --pass=N: one of several passes of run.sh (report.mjs takes medians across them)
 const pass = process.argv.find((a) => a.startsWith('--pass='))?.slice(7);
@@ -44,7 +47,7 @@ const pass = process.argv.find((a) => a.startsWith('--pass='))?.slice(7);
 const dump = process.argv.find((a) => a.startsWith('--dump='))?.slice(7);
 // with --edit, the context's kernels are edited too, so kernels timed end to end only (module
 // memory) show the edit as well
-const edited = (wgsl) => edits.reduce((w, [re, to]) => w.replace(new RegExp(re, 'g'), to), wgsl);
+const edited = (wgsl) => edits.reduce((w, e) => (typeof e === 'function' ? e(w) : w.replace(new RegExp(e[0], 'g'), e[1])), wgsl);
 const compiler = edits.length === 0 ? runtimeCompiler : {
   ...runtimeCompiler,
   compileModule: (src, o) => {

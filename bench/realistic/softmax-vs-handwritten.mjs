@@ -86,11 +86,20 @@ res.ours_plain_max = await edited('ours_plain_max', /bitcast<f32>\(f32r_minmax\(
 // the checked fma as a plain fma
 const FMA_PLAIN = '\nfn bench_fma_plain(a: u32, b: u32, c: u32) -> u32 { return bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c))); }\n';
 res.ours_plain_fma = await edited('ours_plain_fma', /(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(', FMA_PLAIN);
+// fma.rm (nvcc's expf rounds x * log2(e) to an integer with it) as a plain fma (results not exact)
+const DIRECTED_PLAIN = '\nfn bench_fma_directed_plain(a: u32, b: u32, c: u32, rm: u32) -> u32 { return bitcast<u32>(fma(bitcast<f32>(a), bitcast<f32>(b), bitcast<f32>(c))); }\n';
+res.ours_plain_directed = await edited('ours_plain_directed', /(?<!fn )f32r_fma_directed\(/g, 'bench_fma_directed_plain(', DIRECTED_PLAIN);
+// the checked mul of the last pass (y[i] * inv) as a plain mul
+const MUL_PLAIN = '\nfn bench_mul_plain(a: u32, b: u32) -> u32 { return bitcast<u32>(bitcast<f32>(a) * bitcast<f32>(b)); }\n';
+res.ours_plain_mul = await edited('ours_plain_mul', /(?<!fn )f32r_mul_rn\(/g, 'bench_mul_plain(', MUL_PLAIN);
 // bar.sync's global-memory fence (storageBarrier) dropped: this kernel shares nothing through global memory
 res.ours_no_storage_barrier = await edited('ours_no_storage_barrier', /storageBarrier\(\);/g, '');
 // everything above at once
 res.ours_all_edits = await ours(k.wgsl.replace(/if \(!ok_\d+\) \{/g, 'if (false) {').replace(/bitcast<f32>\(f32r_minmax\(bitcast<u32>\(([^()]+)\), bitcast<u32>\(([^()]+)\), true, false, false\)\)/g, 'max($1, $2)')
   .replace(/(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(').replace(/storageBarrier\(\);/g, '') + FMA_PLAIN);
-for (const key of ['hand', 'hand_runtime_cols', 'ours', 'ours_no_replay', 'ours_plain_max', 'ours_plain_fma', 'ours_no_storage_barrier', 'ours_all_edits']) res[`${key}_GBs`] = Math.round((ROWS * COLS * 4 * 5) / res[key] / 1e6);
+// and the directed fma and the mul plain too: everything that has an exact fallback inline
+res.ours_all_plain = await ours(k.wgsl.replace(/if \(!ok_\d+\) \{/g, 'if (false) {').replace(/(?<!fn )f32_fma_checked\(/g, 'bench_fma_plain(')
+  .replace(/(?<!fn )f32r_fma_directed\(/g, 'bench_fma_directed_plain(').replace(/(?<!fn )f32r_mul_rn\(/g, 'bench_mul_plain(').replace(/storageBarrier\(\);/g, '') + FMA_PLAIN + DIRECTED_PLAIN + MUL_PLAIN);
+for (const key of ['hand', 'hand_runtime_cols', 'ours', 'ours_no_replay', 'ours_plain_max', 'ours_plain_fma', 'ours_plain_directed', 'ours_plain_mul', 'ours_no_storage_barrier', 'ours_all_edits', 'ours_all_plain']) res[`${key}_GBs`] = Math.round((ROWS * COLS * 4 * 5) / res[key] / 1e6);
 console.log(JSON.stringify(res));
 process.exit(0);

@@ -51,6 +51,8 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   /** Checked results of the replay region being written (notSubnormal). */
   private readonly assumedNormal = new Set<ValueId>();
   private span: Span = { start: 0, end: 0 };
+  /** The block whose instructions are being emitted: its `let`s are in scope. */
+  private block: BlockId | undefined;
   /** The span start of the instruction being emitted, -1 between instructions. */
   private at = -1;
   private uses = new Map<ValueId, readonly Use[]>();
@@ -92,6 +94,29 @@ export class FunctionEmitter implements InstContext, ReplayHost {
     if (def?.op === 'funary' && (def.kind === 'abs' || def.kind === 'neg')) return def.ftz || this.notSubnormal(def.value);
     // PTX flushes subnormal results of .ftz arithmetic, however the emitter computes them
     return (def?.op === 'fbinary' && def.kind !== 'div') || def?.op === 'fma' ? def.ftz && T.isFloat(def.type, 32) : false;
+  }
+
+  addressParts(v: ValueId): { readonly base: ValueId; readonly bytes: number } {
+    let base = v;
+    let bytes = 0;
+    for (;;) {
+      const def = this.fn.defOf(base);
+      if (def?.op !== 'ibinary' || def.kind !== 'add' || !T.isInt(def.type, 32)) break;
+      const c = [def.b, def.a].find((x) => this.fn.defOf(x)?.op === 'const');
+      const next = c === def.b ? def.a : def.b;
+      const k = c === undefined ? undefined : this.fn.defOf(c);
+      if (k?.op !== 'const' || !this.inScope(next)) break;
+      base = next;
+      bytes = (bytes + Number(BigInt.asIntN(32, k.bits))) | 0;
+    }
+    return { base, bytes };
+  }
+
+  /** Whether `v` can be referenced in the block being emitted (a var, a constant, or a `let` of it). */
+  private inScope(v: ValueId): boolean {
+    if (this.vars.has(v) || this.inlined.has(v)) return true;
+    const def = this.fn.value(v).def;
+    return def.kind === 'inst' && this.fn.inst(def.inst).block === this.block;
   }
 
   assumeNormal(v: ValueId | undefined): void {
@@ -211,6 +236,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   /** A block's instructions, its checked f32 arithmetic grouped into replay regions. */
   private code(block: BlockId): void {
     const insts = this.fn.block(block).insts;
+    this.block = block;
     const regions = this.replay === 'off' ? [] : planReplayRegions(this.fn, insts, this.uses, (i) => checkedArith(this, i), this.replay === 'always' ? 1 : undefined);
     const writerOf = new Map<InstId, ReplayWriter>();
     for (const r of regions) {

@@ -11,8 +11,12 @@ import * as T from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
 import { wgslType } from './types.js';
 
-/** A region as WGSL sees it; `hi` marks a run-time dispatch on the address's high word. */
-export interface Place { readonly name: string; readonly view: MemoryView; readonly hi?: string }
+/**
+ * A region as WGSL sees it; `hi` marks a run-time dispatch on the address's high word. `small`:
+ * every offset in it is below 2^31 (shared, local and constant memory), so a base that went below
+ * zero before its constant brings it back (`[%r-4+4]`) reads as a negative i32.
+ */
+export interface Place { readonly name: string; readonly view: MemoryView; readonly hi?: string; readonly small?: boolean }
 
 export function regionPlace(memory: FunctionMemory, region: Region): Place | undefined {
   switch (region.kind) {
@@ -21,48 +25,76 @@ export function regionPlace(memory: FunctionMemory, region: Region): Place | und
       const slot = memory.slots[index];
       return slot ? { name: `ptx_slot${index}`, view: slot.view } : undefined;
     }
-    case 'shared': return { name: 'ptx_shared', view: memory.shared.view };
-    case 'local': return { name: 'ptx_local', view: 'u32' };
-    case 'const': return { name: 'ptx_const', view: memory.constant.view };
+    case 'shared': return { name: 'ptx_shared', view: memory.shared.view, small: true };
+    case 'local': return { name: 'ptx_local', view: 'u32', small: true };
+    case 'const': return { name: 'ptx_const', view: memory.constant.view, small: true };
     case 'module-global': return { name: 'ptx_globals', view: memory.moduleGlobal.view };
     case 'global-dynamic': case 'generic-dynamic': return { name: 'ptx_dyn', view: 'u32', hi: '' };
     default: return undefined;
   }
 }
 
+/**
+ * A byte offset: a WGSL expression plus a constant, `small` as in Place. Word indices are
+ * `(base >> s) + (bytes >> s)` where the constant is a multiple of the word, so the driver folds
+ * it into the access: the driver cannot, as a shift does not distribute over a wrapping add.
+ */
+interface Offset { readonly base: string; readonly bytes: number; readonly small?: boolean }
+
+const flat = (o: Offset): string => (o.bytes === 0 ? o.base : o.bytes > 0 ? `(${o.base} + ${o.bytes}u)` : `(${o.base} - ${-o.bytes}u)`);
+
+/**
+ * `o >> s`. A negative constant folds everywhere: `base - k` wraps only when the address is below
+ * zero. A positive one wraps when the base itself went below zero (a pointer before the buffer
+ * that the constant brings back), which only regions below 2^31 can tell from a large base.
+ */
+function shr(o: Offset, s: number): string {
+  if (o.bytes === 0) return `${o.base} >> ${s}u`;
+  if (o.bytes % (1 << s) !== 0 || (o.bytes > 0 && !o.small)) return `${flat(o)} >> ${s}u`;
+  const k = o.bytes / (1 << s);
+  return k < 0 ? `(${o.base} >> ${s}u) - ${-k}u` : `u32(bitcast<i32>(${o.base}) >> ${s}u) + ${k}u`;
+}
+
+/** The word within a vector view's element (`bytes` a multiple of 4): exact under wrapping. */
+function lane(o: Offset, mask: number): string {
+  const k = (o.bytes / 4) & mask;
+  return k === 0 ? `(${o.base} >> 2u) & ${mask}u` : `((${o.base} >> 2u) + ${k}u) & ${mask}u`;
+}
+
 /** A reference to the 32-bit word at byte offset `o` (non-atomic views). */
-function wordRef(p: Place, o: string): string {
+function wordRef(p: Place, o: Offset): string {
+  const aligned = o.bytes % 4 === 0;
   switch (p.view) {
-    case 'vec4<u32>': return `${p.name}[${o} >> 4u][(${o} >> 2u) & 3u]`;
-    case 'vec2<u32>': return `${p.name}[${o} >> 3u][(${o} >> 2u) & 1u]`;
-    default: return `${p.name}[${o} >> 2u]`;
+    case 'vec4<u32>': return aligned ? `${p.name}[${shr(o, 4)}][${lane(o, 3)}]` : `${p.name}[${flat(o)} >> 4u][(${flat(o)} >> 2u) & 3u]`;
+    case 'vec2<u32>': return aligned ? `${p.name}[${shr(o, 3)}][${lane(o, 1)}]` : `${p.name}[${flat(o)} >> 3u][(${flat(o)} >> 2u) & 1u]`;
+    default: return `${p.name}[${shr(o, 2)}]`;
   }
 }
 
-function loadWord(p: Place, o: string): string {
-  if (p.hi) return `ptx_dyn_load(vec2<u32>(${o}, ${p.hi}))`;
-  return p.view === 'atomic<u32>' ? `atomicLoad(&${p.name}[${o} >> 2u])` : wordRef(p, o);
+function loadWord(p: Place, o: Offset): string {
+  if (p.hi) return `ptx_dyn_load(vec2<u32>(${flat(o)}, ${p.hi}))`;
+  return p.view === 'atomic<u32>' ? `atomicLoad(&${p.name}[${shr(o, 2)}])` : wordRef(p, o);
 }
 
-function storeWord(cx: ExprContext, p: Place, o: string, w: string): void {
-  if (p.hi) { cx.line(`ptx_dyn_store(vec2<u32>(${o}, ${p.hi}), ${w});`); return; }
-  cx.line(p.view === 'atomic<u32>' ? `atomicStore(&${p.name}[${o} >> 2u], ${w});` : `${wordRef(p, o)} = ${w};`);
+function storeWord(cx: ExprContext, p: Place, o: Offset, w: string): void {
+  if (p.hi) { cx.line(`ptx_dyn_store(vec2<u32>(${flat(o)}, ${p.hi}), ${w});`); return; }
+  cx.line(p.view === 'atomic<u32>' ? `atomicStore(&${p.name}[${shr(o, 2)}], ${w});` : `${wordRef(p, o)} = ${w};`);
 }
 
-const plus = (o: string, n: number): string => (n === 0 ? o : `(${o} + ${n}u)`);
+const plus = (o: Offset, n: number): Offset => ({ ...o, bytes: (o.bytes + n) | 0 });
 
 /** The raw bits of an access of `bytes` (4, 8 or 16) as u32 / vec2<u32> / vec4<u32>. */
-function loadBits(p: Place, o: string, bytes: number): string {
-  if (bytes === 16 && p.view === 'vec4<u32>') return `${p.name}[${o} >> 4u]`;
-  if (bytes === 8 && p.view === 'vec2<u32>') return `${p.name}[${o} >> 3u]`;
+function loadBits(p: Place, o: Offset, bytes: number): string {
+  if (bytes === 16 && p.view === 'vec4<u32>') return `${p.name}[${shr(o, 4)}]`;
+  if (bytes === 8 && p.view === 'vec2<u32>') return `${p.name}[${shr(o, 3)}]`;
   if (bytes === 4) return loadWord(p, o);
   const words = Array.from({ length: bytes / 4 }, (_, k) => loadWord(p, plus(o, 4 * k)));
   return `vec${bytes / 4}<u32>(${words.join(', ')})`;
 }
 
-function storeBits(cx: ExprContext, p: Place, o: string, bytes: number, bits: string): void {
-  if (bytes === 16 && p.view === 'vec4<u32>') { cx.line(`${p.name}[${o} >> 4u] = ${bits};`); return; }
-  if (bytes === 8 && p.view === 'vec2<u32>') { cx.line(`${p.name}[${o} >> 3u] = ${bits};`); return; }
+function storeBits(cx: ExprContext, p: Place, o: Offset, bytes: number, bits: string): void {
+  if (bytes === 16 && p.view === 'vec4<u32>') { cx.line(`${p.name}[${shr(o, 4)}] = ${bits};`); return; }
+  if (bytes === 8 && p.view === 'vec2<u32>') { cx.line(`${p.name}[${shr(o, 3)}] = ${bits};`); return; }
   if (bytes === 4) { storeWord(cx, p, o, bits); return; }
   const t = cx.temp('bits');
   cx.line(`let ${t} = ${bits};`);
@@ -86,9 +118,11 @@ function elementBits(t: T.IrType): number {
   return t.kind === 'vector' ? T.bitWidth(t.element) : T.bitWidth(t);
 }
 
-/** The byte offset operand: the address itself, or its low word for dynamic regions. */
-function offsetOf(cx: ExprContext, p: Place, address: import('../../src/ir/entities.js').ValueId): string {
-  return p.hi ? `${cx.ref(address)}.x` : cx.ref(address);
+/** The byte offset operand: the address (base and constant), or its low word for dynamic regions. */
+function offsetOf(cx: ExprContext, p: Place, address: import('../../src/ir/entities.js').ValueId): Offset {
+  if (p.hi) return { base: `${cx.ref(address)}.x`, bytes: 0 };
+  const { base, bytes } = cx.addressParts(address);
+  return { base: cx.ref(base), bytes, small: p.small === true };
 }
 
 export function emitLoad(cx: ExprContext, p: Place, i: InstOf<'load'>): string {
@@ -99,8 +133,8 @@ export function emitLoad(cx: ExprContext, p: Place, i: InstOf<'load'>): string {
     // bytes and halves: extract from the containing word(s)
     const count = i.type.kind === 'vector' ? i.type.count : 1;
     const parts = Array.from({ length: count }, (_, k) => {
-      const at = plus(o, (k * eb) / 8);
-      return `extractBits(${loadWord(p, `(${at} & ~3u)`)}, (${at} & 3u) * 8u, ${eb}u)`;
+      const at = flat(plus(o, (k * eb) / 8));
+      return `extractBits(${loadWord(p, { base: `(${at} & ~3u)`, bytes: 0 })}, (${at} & 3u) * 8u, ${eb}u)`;
     });
     return count === 1 ? (parts[0] as string) : `${wgslType(i.type)}(${parts.join(', ')})`;
   }
@@ -122,7 +156,7 @@ export function emitStore(cx: ExprContext, p: Place, i: InstOf<'store'>): void {
   if (eb < 32) {
     const count = t.kind === 'vector' ? t.count : 1;
     for (let k = 0; k < count; k++) {
-      const at = plus(o, (k * eb) / 8);
+      const at = flat(plus(o, (k * eb) / 8));
       storeSubword(cx, p, at, count === 1 ? v : `${v}[${k}]`, eb);
     }
     return;
@@ -145,6 +179,6 @@ function storeSubword(cx: ExprContext, p: Place, at: string, v: string, bits: nu
     cx.line(`atomicOr(&${idx}, (${v} & ${mask}) << ${shift});`);
     return;
   }
-  const ref = wordRef(p, `(${at} & ~3u)`);
+  const ref = wordRef(p, { base: `(${at} & ~3u)`, bytes: 0 });
   cx.line(`${ref} = insertBits(${ref}, ${v}, ${shift}, ${bits}u);`);
 }

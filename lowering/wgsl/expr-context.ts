@@ -34,6 +34,13 @@ export interface ExprContext {
    * region exactly when it is not (emit-replay.ts).
    */
   notSubnormal(v: ValueId): boolean;
+  /**
+   * Address `v` as a value that can be referenced here plus a byte constant, following adds of
+   * constants (PTX's `[%r+imm]`): memory accesses index with the base's shifted word index plus a
+   * constant, which drivers fold into the access's immediate offset. A shift does not distribute
+   * over a wrapping add, so drivers cannot do this themselves.
+   */
+  addressParts(v: ValueId): { readonly base: ValueId; readonly bytes: number };
   /** Whether nothing reads the results of the instruction being emitted. */
   resultUnused(): boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */
