@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '**/*.bench.ts'],
+    // The IR verifier after every pass, which compile() skips outside the tests.
+    setupFiles: ['tests/setup/verify-ir.ts'],
     // The GPU is lavapipe/SwiftShader on the CPU: shader compiles and dispatches are slow.
     testTimeout: 120_000,
     hookTimeout: 120_000,

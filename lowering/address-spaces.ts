@@ -137,12 +137,19 @@ function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access
 }
 
 function placed(fn: IrFunction): import('../src/ir/entities.js').InstId[] {
-  return fn.blockIds().flatMap((b) => fn.block(b).insts);
+  const out: import('../src/ir/entities.js').InstId[] = [];
+  for (const block of fn.blocks) for (const id of block.insts) out.push(id);
+  return out;
 }
 
-function referencedVariables(fn: IrFunction, all: readonly MemoryVariable[], space: MemoryVariable['space']): MemoryVariable[] {
+/** The variables whose address a placed instruction takes. */
+function addressedSymbols(fn: IrFunction): Set<string> {
   const names = new Set<string>();
-  for (const id of placed(fn)) { const inst = fn.inst(id).inst; if (inst.op === 'address_of') names.add(inst.symbol); }
+  for (const block of fn.blocks) for (const id of block.insts) { const inst = fn.inst(id).inst; if (inst.op === 'address_of') names.add(inst.symbol); }
+  return names;
+}
+
+function referencedVariables(all: readonly MemoryVariable[], space: MemoryVariable['space'], names: ReadonlySet<string>): MemoryVariable[] {
   return all.filter((v) => v.space === space && names.has(v.name));
 }
 
@@ -191,8 +198,9 @@ export const addressSpaces: Pass = {
     }
 
     const vars = cx.module.variables;
-    const shared = layoutWindow(referencedVariables(fn, vars, 'shared'), windowAccess.shared, windowAccess.shared.length > 0);
-    const local = layoutWindow(referencedVariables(fn, vars, 'local'), windowAccess.local, windowAccess.local.length > 0);
+    const addressed = addressedSymbols(fn);
+    const shared = layoutWindow(referencedVariables(vars, 'shared', addressed), windowAccess.shared, windowAccess.shared.length > 0);
+    const local = layoutWindow(referencedVariables(vars, 'local', addressed), windowAccess.local, windowAccess.local.length > 0);
     const images = moduleMemory(cx.module);
     const constant = imageWindow(images.const, windowAccess.const);
     const moduleGlobal = imageWindow(images.global, windowAccess['module-global']);

@@ -26,8 +26,8 @@ export const deadCode: Pass = {
     // Use counts once, then a worklist: removing a dead instruction can leave its operands'
     // definitions dead, and rescanning the function per layer of them cost a Triton matmul's
     // unrolled mma chains (thousands of instructions deep) a tenth of its compile time.
-    const uses = new Map<ValueId, number>();
-    const use = (v: ValueId): void => { uses.set(v, (uses.get(v) ?? 0) + 1); };
+    const uses = new Int32Array(fn.values.length);
+    const use = (v: ValueId): void => { uses[v] = (uses[v] ?? 0) + 1; };
     for (const b of reachable) {
       const block = fn.block(b);
       for (const id of block.insts) for (const v of operandsOf(fn.inst(id).inst)) use(v);
@@ -40,7 +40,7 @@ export const deadCode: Pass = {
     const dead = new Set<InstId>();
     const isDead = (id: InstId): boolean => {
       const data = fn.inst(id);
-      return !HAS_EFFECTS[data.inst.op] && data.results.every((r) => !uses.get(r));
+      return !HAS_EFFECTS[data.inst.op] && data.results.every((r) => !uses[r]);
     };
     const work: InstId[] = [];
     for (const b of reachable) for (const id of fn.block(b).insts) if (isDead(id)) work.push(id);
@@ -49,8 +49,8 @@ export const deadCode: Pass = {
       if (dead.has(id)) continue;
       dead.add(id);
       for (const v of operandsOf(fn.inst(id).inst)) {
-        const left = (uses.get(v) as number) - 1;
-        uses.set(v, left);
+        const left = (uses[v] ?? 0) - 1;
+        uses[v] = left;
         const def = fn.value(v).def;
         if (left === 0 && def.kind === 'inst' && !dead.has(def.inst) && isDead(def.inst)) work.push(def.inst);
       }

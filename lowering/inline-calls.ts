@@ -30,9 +30,9 @@ import { DiagnosticCode } from '../src/diagnostics/diagnostic.js';
 import type { Span } from '../src/diagnostics/span.js';
 import type { BlockId, InstId, ValueId } from '../src/ir/entities.js';
 import { mapTerminator, type IrFunction, type Terminator } from '../src/ir/function.js';
-import { mapOperands, type InstOf } from '../src/ir/inst.js';
+import { mapOperands, operandsOf, type Inst, type InstOf } from '../src/ir/inst.js';
 import { bitWidth, type IrType } from '../src/ir/types.js';
-import { predecessors, useLists } from '../src/ir/cfg.js';
+import { predecessors } from '../src/ir/cfg.js';
 import type { Pass, PassContext } from './pass.js';
 
 /** Calls inlined into one kernel before we call the result too large to compile. */
@@ -229,25 +229,66 @@ const bytesOf = (fn: IrFunction, v: ValueId): number => bitWidth(fn.typeOf(v)) /
  * Variables whose address is only ever used, at constant offsets, as the address of loads,
  * stores and calls: no other access can reach them (an access through any other address
  * cannot be derived from theirs), so tracking their stores is exact.
+ *
+ * A value derives from at most one variable's address, through one chain of links (`add` of a
+ * constant, truncate, extend, bitcast) back to an `address_of`: each use of a derived value is
+ * judged where it is, in one walk over the placed instructions, instead of following every
+ * address forward through use lists of the whole kernel (rebuilt at every call site).
  */
 function private_(fn: IrFunction, symbols: readonly string[]): Set<string> {
-  const uses = useLists(fn);
   const out = new Set(symbols);
-  const ok = (v: ValueId, depth: number): boolean => (uses.get(v) ?? []).every((u) => {
-    if (u.kind !== 'inst' || depth > 32) return false;
-    const inst = fn.inst(u.inst).inst;
+  if (out.size === 0) return out;
+  // Per value: the variable whose address it derives from (null: none), and how many links away.
+  const root: (string | null | undefined)[] = [];
+  const depth: number[] = [];
+  const rootOf = (v: ValueId): string | null => {
+    const chain: ValueId[] = [];
+    let cur = v;
+    while (root[cur] === undefined) {
+      const inst = fn.defOf(cur);
+      const from = inst === undefined ? undefined
+        : inst.op === 'truncate' || inst.op === 'extend' || inst.op === 'bitcast' ? inst.value
+        : inst.op === 'ibinary' && inst.kind === 'add' && fn.defOf(inst.b)?.op === 'const' ? inst.a
+        : undefined;
+      if (from === undefined) { root[cur] = inst?.op === 'address_of' ? inst.symbol : null; depth[cur] = 0; break; }
+      chain.push(cur);
+      cur = from;
+    }
+    for (let i = chain.length - 1, prev = cur; i >= 0; i--) {
+      const x = chain[i] as ValueId;
+      root[x] = root[prev] as string | null;
+      depth[x] = (depth[prev] as number) + 1;
+      prev = x;
+    }
+    return root[v] as string | null;
+  };
+  // A use of a value derived from a tracked address (forward: `ok` through its chain of links).
+  const allowed = (inst: Inst, v: ValueId): boolean => {
+    if ((depth[v] as number) > 32) return false;
     switch (inst.op) {
-      case 'load': return true;
+      case 'load': case 'call': case 'truncate': case 'extend': case 'bitcast': return true;
       case 'store': return inst.value !== v;
-      case 'call': return true;
-      case 'truncate': case 'extend': case 'bitcast': return ok(fn.inst(u.inst).results[0] as ValueId, depth + 1);
-      case 'ibinary': return inst.kind === 'add' && inst.a === v && fn.defOf(inst.b)?.op === 'const' && ok(fn.inst(u.inst).results[0] as ValueId, depth + 1);
+      case 'ibinary': return inst.kind === 'add' && inst.a === v && fn.defOf(inst.b)?.op === 'const';
       default: return false;
     }
-  });
-  for (const data of fn.insts) {
-    const inst = data.inst;
-    if (inst.op === 'address_of' && out.has(inst.symbol) && !ok(data.results[0] as ValueId, 0)) out.delete(inst.symbol);
+  };
+  const judge = (v: ValueId, user: Inst | undefined): void => {
+    const r = rootOf(v);
+    if (r !== null && out.has(r) && (user === undefined || !allowed(user, v))) out.delete(r);
+  };
+  for (const block of fn.blocks) {
+    for (const id of block.insts) {
+      const inst = fn.inst(id).inst;
+      for (const v of operandsOf(inst)) judge(v, inst);
+    }
+    const t = block.term;
+    if (!t) continue;
+    if (t.op === 'branch') judge(t.cond, undefined);
+    else if (t.op === 'switch') judge(t.index, undefined);
+    else if (t.op === 'return') for (const v of t.values) judge(v, undefined);
+    if (t.op === 'jump') for (const v of t.target.args) judge(v, undefined);
+    else if (t.op === 'branch') for (const v of [...t.then.args, ...t.else.args]) judge(v, undefined);
+    else if (t.op === 'switch') for (const c of [...t.targets, t.fallback]) for (const v of c.args) judge(v, undefined);
   }
   return out;
 }

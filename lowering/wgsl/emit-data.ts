@@ -10,6 +10,7 @@ import * as T from '../../src/ir/types.js';
 import type { IrType } from '../../src/ir/types.js';
 import type { ExprContext } from './expr-context.js';
 import { wgslType } from './types.js';
+import { CLOCK_TICK } from './emit-owned.js';
 
 const hex = (n: bigint): string => `0x${n.toString(16)}u`;
 
@@ -144,9 +145,10 @@ export function special(cx: ExprContext, i: InstOf<'special'>, dynamicSmemBytes:
     case 'gridid': return 'vec2<u32>(0u, 0u)';
     case 'dynamic_smem_size': return dynamicSmemBytes;
     case 'total_smem_size': return `(${staticSmemBytes}u + ${dynamicSmemBytes})`;
-    // WebGPU shaders have no clock: a per-thread counter that ticks at every read (emit-owned.ts).
-    case 'clock': return 'ptx_clock_tick().x';
-    case 'clock64': case 'globaltimer': return 'ptx_clock_tick()';
+    // WebGPU shaders have no clock: a per-thread counter that ticks at every read (emit-owned.ts,
+    // which declares it for the kernels that call it).
+    case 'clock': return `${cx.call(CLOCK_TICK)}.x`;
+    case 'clock64': case 'globaltimer': return cx.call(CLOCK_TICK);
   }
 }
 

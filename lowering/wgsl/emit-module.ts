@@ -129,7 +129,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     bindings.push({ kind: 'global-slot', binding: i + 1, param: s.param, aliases: s.aliases, access, element: s.view });
   });
   decls.push(...ownedDeclarations(memory, fe.traps, bindings));
-  decls.push(...clockDeclarations(fe.lines));
+  decls.push(...clockDeclarations(fe.library));
   const shared = sharedDeclaration(memory);
   if (shared) decls.push(shared);
   decls.push(...warpDecls.decls);

@@ -34,13 +34,19 @@ export function ownedDeclarations(memory: FunctionMemory, traps: boolean, bindin
 }
 
 /**
+ * The clock's function: the emitter `call`s it like a library helper (a scan of the body's
+ * lines for it flattened every line), and it is declared here, not linked from the library.
+ */
+export const CLOCK_TICK = 'ptx_clock_tick';
+
+/**
  * `%clock`, `%clock64` and `%globaltimer`: WebGPU shaders cannot read a clock, so each thread
  * counts its own reads. The values are monotonic per thread (every read is larger than the one
  * before, so `t1 - t0 > 0` holds as on a GPU) but measure nothing: they start at 1 and are not
  * comparable across threads. 64 bits wide, `%clock` is the low word.
  */
-export function clockDeclarations(body: readonly string[]): string[] {
-  if (!body.some((l) => l.includes('ptx_clock_tick('))) return [];
+export function clockDeclarations(used: ReadonlySet<string>): string[] {
+  if (!used.has(CLOCK_TICK)) return [];
   return [
     'var<private> ptx_clock: vec2<u32>;',
     'fn ptx_clock_tick() -> vec2<u32> { ptx_clock.x += 1u; ptx_clock.y += select(0u, 1u, ptx_clock.x == 0u); return ptx_clock; }',

@@ -75,15 +75,20 @@ export type Use =
 export function useLists(fn: IrFunction): Map<ValueId, Use[]> {
   const uses = new Map<ValueId, Use[]>();
   const add = (v: ValueId, u: Use): void => { let l = uses.get(v); if (!l) uses.set(v, (l = [])); l.push(u); };
+  // One Use per instruction or terminator, shared by all its operands (uses are read-only).
   for (const b of fn.blockIds()) {
     const block = fn.block(b);
-    for (const id of block.insts) for (const x of operandsOf(fn.inst(id).inst)) add(x, { kind: 'inst', inst: id });
+    for (const id of block.insts) {
+      const u: Use = { kind: 'inst', inst: id };
+      for (const x of operandsOf(fn.inst(id).inst)) add(x, u);
+    }
     const t = block.term;
     if (!t) continue;
-    if (t.op === 'branch') add(t.cond, { kind: 'term', block: b });
-    if (t.op === 'switch') add(t.index, { kind: 'term', block: b });
-    if (t.op === 'return') for (const x of t.values) add(x, { kind: 'term', block: b });
-    for (const s of fn.successors(b)) for (const x of s.args) add(x, { kind: 'term', block: b });
+    const u: Use = { kind: 'term', block: b };
+    if (t.op === 'branch') add(t.cond, u);
+    if (t.op === 'switch') add(t.index, u);
+    if (t.op === 'return') for (const x of t.values) add(x, u);
+    for (const s of fn.successors(b)) for (const x of s.args) add(x, u);
   }
   return uses;
 }

@@ -6,7 +6,7 @@
 import type { Span } from '../diagnostics/span.js';
 import type { SourceFile } from '../diagnostics/source.js';
 import { blockId, instId, valueId, type BlockId, type InstId, type ValueId } from './entities.js';
-import { mapOperands, type Inst } from './inst.js';
+import { mapOperands, someOperand, type Inst } from './inst.js';
 import type { IrType } from './types.js';
 import type { StructuredBody } from './structured.js';
 import type { ParamType } from './vocabulary.js';
@@ -163,13 +163,26 @@ export class IrFunction {
       for (let seen = 0; subst.has(cur) && seen < 1000; seen++) cur = subst.get(cur) as ValueId;
       return cur;
     };
-    for (const data of this.insts) data.inst = mapOperands(data.inst, f);
-    for (const block of this.blocks) if (block.term) block.term = mapTerminator(block.term, f);
+    // Most instructions use none of the substituted values: only those that do are copied.
+    const hit = (v: ValueId): boolean => subst.has(v);
+    for (const data of this.insts) if (someOperand(data.inst, hit)) data.inst = mapOperands(data.inst, f);
+    for (const block of this.blocks) if (block.term && someTerminatorOperand(block.term, hit)) block.term = mapTerminator(block.term, f);
   }
 
   private newValue(data: ValueData): ValueId {
     this.values.push(data);
     return valueId(this.values.length - 1);
+  }
+}
+
+/** Whether `f` holds for some value a terminator uses (its condition, index, returns or edge arguments). */
+export function someTerminatorOperand(t: Terminator, f: (v: ValueId) => boolean): boolean {
+  switch (t.op) {
+    case 'jump': return t.target.args.some(f);
+    case 'branch': return f(t.cond) || t.then.args.some(f) || t.else.args.some(f);
+    case 'switch': return f(t.index) || t.targets.some((c) => c.args.some(f)) || t.fallback.args.some(f);
+    case 'return': return t.values.some(f);
+    default: return false;
   }
 }
 

@@ -338,19 +338,34 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
 export function operandsOf(inst: Inst): ValueId[] {
   const out: ValueId[] = [];
   const rec = inst as unknown as Record<string, ValueId | readonly ValueId[] | null>;
-  for (const field of OPERANDS[inst.op] as readonly string[]) {
-    const v = rec[field];
+  const fields = OPERANDS[inst.op] as readonly string[];
+  for (let i = 0; i < fields.length; i++) {
+    const v = rec[fields[i] as string];
     if (v === null || v === undefined) continue;
     if (typeof v === 'number') out.push(v);
-    else out.push(...v);
+    else for (let j = 0; j < v.length; j++) out.push(v[j] as ValueId);
   }
   return out;
+}
+
+/** Whether `f` holds for some value operand of `inst` (operandsOf without the array). */
+export function someOperand(inst: Inst, f: (v: ValueId) => boolean): boolean {
+  const rec = inst as unknown as Record<string, ValueId | readonly ValueId[] | null>;
+  const fields = OPERANDS[inst.op] as readonly string[];
+  for (let i = 0; i < fields.length; i++) {
+    const v = rec[fields[i] as string];
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'number') { if (f(v)) return true; } else for (let j = 0; j < v.length; j++) if (f(v[j] as ValueId)) return true;
+  }
+  return false;
 }
 
 /** A copy of `inst` with every value operand replaced through `f`. */
 export function mapOperands<I extends Inst>(inst: I, f: (v: ValueId) => ValueId): I {
   const copy = { ...inst } as unknown as Record<string, unknown>;
-  for (const field of OPERANDS[inst.op] as readonly string[]) {
+  const fields = OPERANDS[inst.op] as readonly string[];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
     const v = copy[field] as ValueId | readonly ValueId[] | null;
     if (v === null || v === undefined) continue;
     copy[field] = typeof v === 'number' ? f(v) : v.map(f);

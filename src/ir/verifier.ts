@@ -1,9 +1,9 @@
 /**
- * IR well-formedness checks, run after every pass in tests (Cranelift `verify_if`): each
- * block has a terminator, edge arguments match their target's parameters in number and
- * type, every operand is a value that exists, and memory instructions have a region once
- * address-space lowering has run. Returns the problems found, so the caller can name the
- * pass that broke the IR.
+ * IR well-formedness checks, run after every pass in tests (Cranelift `verify_if`; switched on
+ * by src/pipeline.ts verifyAfterEveryPass): each block has a terminator, edge arguments match
+ * their target's parameters in number and type, every operand is a value that exists, and
+ * memory instructions have a region once address-space lowering has run. Returns the problems
+ * found, so the caller can name the pass that broke the IR.
  */
 import type { ValueId } from './entities.js';
 import type { IrFunction } from './function.js';

@@ -132,6 +132,9 @@ const CH_STAR = 42;
 const CH_QUOTE = 34;
 const CH_PERCENT = 37;
 
+/** Interned spellings by hash slot, shared by all lexers (only own copies: see ownCopy). */
+const INTERNED: (string | undefined)[] = new Array<string | undefined>(INTERN_SIZE);
+
 export class PtxLexer implements Lexer<TokenKind> {
   /** Lexical errors of the last `parse` call (invalid characters, unterminated comments or strings). */
   diagnostics: Diagnostic[] = [];
@@ -187,8 +190,10 @@ export class PtxLexer implements Lexer<TokenKind> {
    * Names, modifiers, registers, integers and punctuation repeat endlessly in PTX (`%r12`, `.f32`,
    * `,`, `4`): one shared string per spelling, found by hashing the characters in place, keeps
    * the token text and the AST names they end up in from being fresh copies every time.
+   * One table for every parse (INTERNED): a table per lexer cost more to allocate than a
+   * small module takes to lex, and spellings repeat across modules too.
    */
-  private readonly names: (string | undefined)[] = new Array<string | undefined>(INTERN_SIZE);
+  private readonly names = INTERNED;
   private intern(start: number, end: number): string {
     const t = this.text;
     const len = end - start;

@@ -46,12 +46,15 @@ export interface ModuleSymbols {
 
 import type { FragmentPlan } from './wmma-fragment-plan.js';
 
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
 export class BuildContext {
   block: BlockId;
   scope: Scope;
   /** The function's `.callprototype` and `.calltargets` statements, by label (function-pointers.ts). */
   callTargets: ReadonlyMap<string, CallTargets> = new Map();
-  private readonly consts = new Map<string, ValueId>();
+  /** Constants by type (types are interned), then bits. */
+  private readonly consts = new Map<IrType, Map<bigint, ValueId>>();
 
   constructor(
     readonly fn: IrFunction,
@@ -79,13 +82,14 @@ export class BuildContext {
   constant(type: IrType, bits: bigint, span: Span): ValueId {
     const width = T.bitWidth(type);
     const masked = width >= 128 ? bits : BigInt.asUintN(width, bits);
-    const key = `${T.typeName(type)}:${masked}`;
-    const hit = this.consts.get(key);
+    let byBits = this.consts.get(type);
+    if (byBits === undefined) this.consts.set(type, (byBits = new Map()));
+    const hit = byBits.get(masked);
     if (hit !== undefined) return hit;
     const { id, results } = this.fn.createDetached(this.fn.entry, { op: 'const', type, bits: masked }, span);
     this.fn.block(this.fn.entry).insts.unshift(id);
     const v = results[0] as ValueId;
-    this.consts.set(key, v);
+    byBits.set(masked, v);
     return v;
   }
 
@@ -93,11 +97,16 @@ export class BuildContext {
     for (let s: Scope | undefined = this.scope; s; s = s.parent) {
       const v = s.registers.get(reg.name);
       if (v) return v;
-      const m = /^(.*?)(\d+)$/.exec(reg.name);
-      if (m && m[1] !== undefined && m[2] !== undefined) {
-        const fam = s.families.get(m[1]);
-        const n = Number(m[2]);
-        if (fam && n < fam.count && String(n) === m[2]) {
+      // `%r12`: family `%r`, number 12 (the trailing digits; scanned, not matched: this runs
+      // at the first read of every register of every function).
+      const name = reg.name;
+      let cut = name.length;
+      while (cut > 0 && isDigit(name.charCodeAt(cut - 1))) cut--;
+      if (cut < name.length) {
+        const digits = name.slice(cut);
+        const fam = s.families.get(name.slice(0, cut));
+        const n = Number(digits);
+        if (fam && n < fam.count && String(n) === digits) {
           const variable = { key: `${fam.key}${n}`, type: fam.type, hint: reg.name };
           s.registers.set(reg.name, variable);
           return variable;

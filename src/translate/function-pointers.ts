@@ -55,7 +55,8 @@ export function functionTable(ast: Ast.Module): FunctionTable {
       else if (st.kind === 'instruction') st.operands.forEach((op, i) => { if (st.opcode !== 'call' || i !== calleeIndex(st)) note(op); });
     }
   };
-  for (const item of ast.items) {
+  // Without `.func`s no address can be taken: most modules skip the walk over every operand.
+  for (const item of decls.size === 0 ? [] : ast.items) {
     if (item.kind === 'variable' && item.initializer) noteInit(item.initializer);
     if (item.kind === 'function' && item.body) visit(item.body);
   }
