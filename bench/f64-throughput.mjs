@@ -5,7 +5,7 @@
 // fma.rn.f64 per element, arithmetic-bound) of bench/f64-throughput.cu.
 // Prints one JSON line per kernel: median and least wall ms per launch over ROUNDS rounds, and the
 // median CPU ms per launch of this process (lavapipe's threads included), which a busy machine
-// disturbs less than wall time.
+// disturbs less than wall time, and the first launch's ms (shader compile included).
 //   node bench/f64-throughput.mjs [--dist=<other tree>/dist]     (A/B: the same script, another build)
 //   env: F64_N (elements, default 2^20), F64_ITER (launches per round, 10), F64_ROUNDS (7)
 import { readFileSync } from 'node:fs';
@@ -41,9 +41,11 @@ async function time(mod, name, args, check) {
   const fn = mod.getFunction(name);
   const shape = { grid: Math.ceil(N / BLOCK), block: BLOCK };
   ctx.memcpyHtoD(px, x); ctx.memcpyHtoD(py, y);
+  const t0 = performance.now();
   fn.launch(shape, args); // compiles
   const out = new Float64Array(N);
   await ctx.memcpyDtoH(out, py);
+  const first = performance.now() - t0;
   const bad = check(out);
   const per = []; const cpu = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -54,7 +56,7 @@ async function time(mod, name, args, check) {
     per.push((performance.now() - t0) / ITER); cpu.push((c.user + c.system) / 1000 / ITER);
   }
   const med = (xs) => +[...xs].sort((p, q) => p - q)[xs.length >> 1].toFixed(3);
-  console.log(JSON.stringify({ kernel: name, n: N, ms: med(per), min_ms: +Math.min(...per).toFixed(3), cpu_ms: med(cpu), check: bad ?? 'ok' }));
+  console.log(JSON.stringify({ kernel: name, n: N, ms: med(per), min_ms: +Math.min(...per).toFixed(3), cpu_ms: med(cpu), first_ms: Math.round(first), check: bad ?? 'ok' }));
 }
 
 const realistic = ctx.loadModule(readFileSync(new URL('./realistic/kernels.ptx', import.meta.url), 'utf8'), { fileName: 'kernels.ptx' });
