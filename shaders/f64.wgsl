@@ -140,8 +140,155 @@ fn f64_zero_sum(sa: u32, sb: u32, rm: u32) -> vec2<u32> {
 
 fn f64_iszero(a: vec2<u32>) -> bool { return ((a.y & 0x7fffffffu) | a.x) == 0u; }
 
+// Fast paths: when every operand is normal and the exponents guarantee a normal, finite result,
+// f64_fma/f64_mul/f64_add skip the special-case tests, subnormal handling and overflow checks,
+// and shift by select-based funnels instead of branches; everything else takes the general code.
+
+// The 53-bit significand of a normal binary64 (hidden bit set).
+fn f64_sig(a: vec2<u32>) -> vec2<u32> { return vec2<u32>(a.x, (a.y & 0xfffffu) | 0x100000u); }
+
+// The exact product of significands below 2^54 and 2^53 (high words below 2^22 and 2^21).
+fn f64_sig_mul(a: vec2<u32>, b: vec2<u32>) -> vec4<u32> {
+  let ll = mul_wide_u32(a.x, b.x);
+  let lh = mul_wide_u32(a.x, b.y);
+  let hl = mul_wide_u32(a.y, b.x);
+  let hh = mul_wide_u32(a.y, b.y);
+  // the cross terms sum below 2^55 and the high product below 2^43: only two carries to track
+  let ml = lh.x + hl.x;
+  let mh = lh.y + hl.y + select(0u, 1u, ml < lh.x);
+  let w1 = ll.y + ml;
+  let m2 = mh + select(0u, 1u, w1 < ml);
+  let w2 = hh.x + m2;
+  return vec4<u32>(ll.x, w1, w2, hh.y + select(0u, 1u, w2 < m2));
+}
+
+// a >> n for n < 128, every bit shifted out OR-ed into bit 0. Shifts by 32 are avoided
+// ((x << 1) << (31 - b) is x << (32 - b), and 0 for b = 0).
+fn u128_shr_jam(a: vec4<u32>, n: u32) -> vec4<u32> {
+  let q1 = n >= 32u; let q2 = n >= 64u; let q3 = n >= 96u;
+  let b = n & 31u; let nb = 31u - b;
+  let v0 = select(select(select(a.x, a.y, q1), a.z, q2), a.w, q3);
+  let v1 = select(select(select(a.y, a.z, q1), a.w, q2), 0u, q3);
+  let v2 = select(select(a.z, a.w, q1), 0u, q2);
+  let v3 = select(a.w, 0u, q1);
+  let lost = (q1 & (a.x != 0u)) | (q2 & (a.y != 0u)) | (q3 & (a.z != 0u)) | (((v0 << 1u) << nb) != 0u);
+  return vec4<u32>((v0 >> b) | ((v1 << 1u) << nb) | select(0u, 1u, lost), (v1 >> b) | ((v2 << 1u) << nb), (v2 >> b) | ((v3 << 1u) << nb), v3 >> b);
+}
+
+// a >> n for n < 64, every bit shifted out OR-ed into bit 0.
+fn u64_shr_jam(a: vec2<u32>, n: u32) -> vec2<u32> {
+  let q1 = n >= 32u;
+  let b = n & 31u; let nb = 31u - b;
+  let v0 = select(a.x, a.y, q1);
+  let v1 = select(a.y, 0u, q1);
+  let lost = (q1 & (a.x != 0u)) | (((v0 << 1u) << nb) != 0u);
+  return vec2<u32>((v0 >> b) | ((v1 << 1u) << nb) | select(0u, 1u, lost), v1 >> b);
+}
+
+// a + b + cin modulo 2^128.
+fn u128_addc(a: vec4<u32>, b: vec4<u32>, cin: u32) -> vec4<u32> {
+  let s0 = a.x + b.x; let t0 = s0 + cin;
+  let k0 = select(0u, 1u, (s0 < a.x) | (t0 < s0));
+  let s1 = a.y + b.y; let t1 = s1 + k0;
+  let k1 = select(0u, 1u, (s1 < a.y) | (t1 < s1));
+  let s2 = a.z + b.z; let t2 = s2 + k1;
+  let k2 = select(0u, 1u, (s2 < a.z) | (t2 < s2));
+  return vec4<u32>(t0, t1, t2, a.w + b.w + k2);
+}
+
+// Rounds (-1)^s * t * 2^(e - 1086), t with bit 63 set and `sticky` for any nonzero bits below
+// it, when the exact value is normal and below 2^1024 (e, its biased exponent, is in [1, 2046]).
+fn f64_round_normal(s: u32, e: i32, t: vec2<u32>, sticky: bool, rm: u32) -> vec2<u32> {
+  let m = (t.x >> 11u) | (t.y << 21u);
+  let lo = m + select(0u, 1u, f64_round_up((t.x & 0x7ffu) | select(0u, 1u, sticky), m & 1u, s, rm));
+  // a carry out of the significand raises the exponent; past 2046 it gives the infinity IEEE wants,
+  // as only the modes that overflow to infinity round up to 2^1024
+  let hi = (t.y >> 11u) + (u32(e - 1) << 20u) + select(0u, 1u, lo < m);
+  return vec2<u32>(lo, hi | (s << 31u));
+}
+
+// fma when a, b are normal, ea + eb in [1128, 3067] and c finite with ec <= 2045: then |a * b| <
+// 2^1023 and |c| < 2^1023 sum below 2^1024 (f64_round_normal's limit), and the result is normal: it is
+// above |a * b| / 2 >= 2^-919 unless c is within two binades of a * b, and then a nonzero result
+// is a multiple of a * b's last bit, 2^(ea + eb - 2150) >= 2^-1022.
+// The product p = 2 ma mb (107 bits) is exact; c's significand is placed at p's scale; the
+// operand with the smaller exponent is shifted right, its lost bits jammed into bit 0. The other
+// one's bit 0 is clear (hence the 2 in p), and the rounding looks at far coarser bits, so x - y
+// and x + y with the jam fall between the same two even numbers as the exact sum and round alike;
+// the sum is exact in 128 bits.
+fn f64_fma_fast(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>, rm: u32, ea: u32, eb: u32, ec: u32) -> vec2<u32> {
+  let ma = f64_sig(a);
+  let p = f64_sig_mul(vec2<u32>(ma.x << 1u, (ma.y << 1u) | (ma.x >> 31u)), f64_sig(b)); // a * b = p * 2^(ea + eb - 2151)
+  // c = (mc << (53 + d)) * 2^(ea + eb - 2151), a subnormal or zero c without the hidden bit (zero
+  // leaves p alone); it is never far
+  let mc = vec2<u32>(c.x, (c.y & 0xfffffu) | select(0u, 0x100000u, ec != 0u));
+  let d = i32(max(ec, 1u)) - i32(ea + eb) + 1023;
+  // far: |c| > 2 |a * b|, c is the anchor (scale 2^(ec - 1128)) and p moves; otherwise p is the
+  // anchor and c, at most 2 bits above p's top, moves (exactly when the two may cancel)
+  let far = d >= 3;
+  let c53 = vec4<u32>(0u, mc.x << 21u, (mc.y << 21u) | (mc.x >> 11u), mc.y >> 11u);
+  let c55 = vec4<u32>(0u, mc.x << 23u, (mc.y << 23u) | (mc.x >> 9u), mc.y >> 9u);
+  let x = select(p, c53, far);
+  let y = u128_shr_jam(select(c55, p, far), u32(min(select(2 - d, d, far), 127)));
+  let sp = (a.y ^ b.y) >> 31u;
+  let sc = c.y >> 31u;
+  // x + y or x - y in two's complement (below 2^109 in magnitude); negative only near cancellation
+  let flip = select(0u, 0xffffffffu, sp != sc);
+  let r0 = u128_addc(x, y ^ vec4<u32>(flip), flip & 1u);
+  let neg = select(0u, 0xffffffffu, (r0.w >> 31u) != 0u);
+  let r1 = u128_addc(r0 ^ vec4<u32>(neg), vec4<u32>(0u), neg & 1u);
+  // normalise: the top nonzero word to .w (by 64, then 32), then its leading bit to bit 63 of t
+  let z2 = (r1.w | r1.z) == 0u;
+  let r2 = select(r1, vec4<u32>(0u, 0u, r1.x, r1.y), z2);
+  let z1 = r2.w == 0u;
+  let r = select(r2, vec4<u32>(0u, r2.x, r2.y, r2.z), z1);
+  let lz = countLeadingZeros(r.w);
+  let nl = 31u - lz;
+  let t = vec2<u32>((r.z << lz) | ((r.y >> 1u) >> nl), (r.w << lz) | ((r.z >> 1u) >> nl));
+  let sticky = ((r.y << lz) | r.x) != 0u;
+  // r1's leading bit is bit 127 - lz - 64 z2 - 32 z1; its bit 0 is worth 2^(ea + eb - 2151), or
+  // 2^(ec - 1128) when far
+  let e = select(i32(ea + eb) - 1128, i32(ec) - 105, far) + 127 - i32(lz) - select(0, 64, z2) - select(0, 32, z1);
+  let s = select(sp, sc, far) ^ (neg & 1u);
+  // an exact zero (only from cancellation) is +0, or -0 when rounding down
+  if (r.w == 0u) { return vec2<u32>(0u, select(0u, 0x80000000u, rm == 2u)); }
+  return f64_round_normal(s, e, t, sticky, rm);
+}
+
+// mul when a, b are normal and ea + eb in [1024, 3068]: the product is in [2^-1022, 2^1024).
+fn f64_mul_fast(a: vec2<u32>, b: vec2<u32>, rm: u32, ea: u32, eb: u32) -> vec2<u32> {
+  let p = f64_sig_mul(f64_sig(a), f64_sig(b));
+  let lz = countLeadingZeros(p.w); // 22 or 23: p's leading bit is 127 - lz, worth 2^(ea + eb - 2150)
+  let t = vec2<u32>((p.y >> (32u - lz)) | (p.z << lz), (p.z >> (32u - lz)) | (p.w << lz));
+  return f64_round_normal((a.y ^ b.y) >> 31u, i32(ea + eb) - 1000 - i32(lz), t, ((p.y << lz) | p.x) != 0u, rm);
+}
+
+// add when a, b are normal with exponents in [53, 2045]: the sum is below 2^1024 and a nonzero one
+// is a multiple of 2^-1022. x, the operand of larger magnitude, is the anchor with its leading bit
+// at 62; y shifted right with its lost bits jammed into bit 0 (as in f64_fma_fast); x - y >= 0.
+fn f64_add_fast(a: vec2<u32>, b: vec2<u32>, rm: u32, ea: u32, eb: u32) -> vec2<u32> {
+  let ha = a.y & 0x7fffffffu; let hb = b.y & 0x7fffffffu;
+  let swap = (hb > ha) | ((hb == ha) & (b.x > a.x));
+  let x = select(a, b, swap); let y = select(b, a, swap);
+  let ex = select(ea, eb, swap); let ey = select(eb, ea, swap);
+  let fx = f64_sig(x); let fy = f64_sig(y);
+  let mx = vec2<u32>(fx.x << 10u, (fx.y << 10u) | (fx.x >> 22u));
+  let my = u64_shr_jam(vec2<u32>(fy.x << 10u, (fy.y << 10u) | (fy.x >> 22u)), min(ex - ey, 63u));
+  let r = select(i64_add(mx, my), i64_sub(mx, my), ((a.y ^ b.y) >> 31u) != 0u);
+  // normalise: the leading bit to bit 63 of t (by 32 first when the high word is zero)
+  let z1 = r.y == 0u;
+  let rr = select(r, vec2<u32>(0u, r.x), z1);
+  let lz = countLeadingZeros(rr.y);
+  let t = vec2<u32>(rr.x << lz, (rr.y << lz) | ((rr.x >> 1u) >> (31u - lz)));
+  // r's leading bit is bit 63 - lz - 32 z1; its bit 62 is worth x's leading bit
+  if (rr.y == 0u) { return vec2<u32>(0u, select(0u, 0x80000000u, rm == 2u)); }
+  return f64_round_normal(x.y >> 31u, i32(ex) + 1 - i32(lz) - select(0, 32, z1), t, false, rm);
+}
+
 // fma.{rn,rz,rm,rp}.f64: a * b + c with one rounding.
 fn f64_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>, rm: u32) -> vec2<u32> {
+  let ea = (a.y >> 20u) & 0x7ffu; let eb = (b.y >> 20u) & 0x7ffu; let ec = (c.y >> 20u) & 0x7ffu;
+  if ((ea - 1u < 2046u) & (eb - 1u < 2046u) & (ec < 2046u) & (ea + eb - 1128u < 1940u)) { return f64_fma_fast(a, b, c, rm, ea, eb, ec); }
   if (f64_isnan(a) | f64_isnan(b) | f64_isnan(c)) { return f64_nan_in(b, select(a, c, f64_isnan(c))); }
   let sp = (a.y ^ b.y) >> 31u;
   let sc = c.y >> 31u;
@@ -160,6 +307,8 @@ fn f64_fma(a: vec2<u32>, b: vec2<u32>, c: vec2<u32>, rm: u32) -> vec2<u32> {
 }
 
 fn f64_add(a: vec2<u32>, b: vec2<u32>, rm: u32) -> vec2<u32> {
+  let ea = (a.y >> 20u) & 0x7ffu; let eb = (b.y >> 20u) & 0x7ffu;
+  if ((ea - 53u < 1993u) & (eb - 53u < 1993u)) { return f64_add_fast(a, b, rm, ea, eb); }
   if (f64_isnan(a) | f64_isnan(b)) { return f64_nan_in(b, a); }
   let sa = a.y >> 31u;
   let sb = b.y >> 31u;
@@ -176,6 +325,8 @@ fn f64_sub(a: vec2<u32>, b: vec2<u32>, rm: u32) -> vec2<u32> {
 }
 
 fn f64_mul(a: vec2<u32>, b: vec2<u32>, rm: u32) -> vec2<u32> {
+  let ea = (a.y >> 20u) & 0x7ffu; let eb = (b.y >> 20u) & 0x7ffu;
+  if ((ea - 1u < 2046u) & (eb - 1u < 2046u) & (ea + eb - 1024u < 2045u)) { return f64_mul_fast(a, b, rm, ea, eb); }
   if (f64_isnan(a) | f64_isnan(b)) { return f64_nan_in(b, a); }
   let s = (a.y ^ b.y) >> 31u;
   let az = f64_iszero(a); let bz = f64_iszero(b);

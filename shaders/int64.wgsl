@@ -14,15 +14,14 @@ fn i64_neg(a: vec2<u32>) -> vec2<u32> {
   return i64_sub(vec2<u32>(0u, 0u), a);
 }
 
-// Full 32x32 -> 64-bit unsigned product from 16-bit halves.
+// Full 32x32 -> 64-bit unsigned product: the low word is the wrapping product; the high word comes
+// from 16-bit halves, whose partial sums t and u cannot overflow ((2^16 - 1)^2 + 2 (2^16 - 1) < 2^32).
 fn mul_wide_u32(a: u32, b: u32) -> vec2<u32> {
   let a0 = a & 0xffffu; let a1 = a >> 16u;
   let b0 = b & 0xffffu; let b1 = b >> 16u;
-  let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let p11 = a1 * b1;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  let lo = (p00 & 0xffffu) | (mid << 16u);
-  let hi = p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
-  return vec2<u32>(lo, hi);
+  let t = a1 * b0 + ((a0 * b0) >> 16u);
+  let u = a0 * b1 + (t & 0xffffu);
+  return vec2<u32>(a * b, a1 * b1 + (t >> 16u) + (u >> 16u));
 }
 
 fn mul_wide_s32(a: u32, b: u32) -> vec2<u32> {
