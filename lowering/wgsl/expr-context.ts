@@ -38,9 +38,10 @@ export interface ExprContext {
    * Address `v` as a value that can be referenced here plus a byte constant, following adds of
    * constants (PTX's `[%r+imm]`): memory accesses index with the base's shifted word index plus a
    * constant, which drivers fold into the access's immediate offset. A shift does not distribute
-   * over a wrapping add, so drivers cannot do this themselves.
+   * over a wrapping add, so drivers cannot do this themselves. `noWrap`: the base is known to be
+   * computed without wrapping and base + bytes stays within u32 (thread-index arithmetic).
    */
-  addressParts(v: ValueId): { readonly base: ValueId; readonly bytes: number };
+  addressParts(v: ValueId): { readonly base: ValueId; readonly bytes: number; readonly noWrap: boolean };
   /** Whether nothing reads the results of the instruction being emitted. */
   resultUnused(): boolean;
   /** Reports something the emitter cannot express exactly (an L002 diagnostic at the instruction). */

@@ -84,6 +84,33 @@ const PTX = `
   st.global.f32 [%rd5], %f5;
   ret;
 }
+
+// Block of 4: thread t reads word t of a tile through the base 4t + 4 * 0x30000000 (below 2^32)
+// plus 2^30, a sum that wraps back onto 4t; the base comes from %ntid, whose range times the
+// factor could wrap, so it is not taken as wrap-free (an unsigned fold would read past the tile).
+.visible .entry wrapping_tid_base(.param .u64 out)
+{
+  .shared .align 4 .b8 words[64];
+  .reg .b64 %rd<4>;
+  .reg .b32 %r<10>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, words;
+  shl.b32 %r3, %r1, 2;
+  add.s32 %r4, %r2, %r3;
+  add.s32 %r5, %r1, 100;
+  st.shared.u32 [%r4], %r5;
+  bar.sync 0;
+  mov.u32 %r9, %ntid.x;
+  mul.lo.u32 %r8, %r9, 805306368;
+  add.s32 %r7, %r4, %r8;
+  ld.shared.u32 %r5, [%r7+1073741824];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
 `;
 
 const input = Float32Array.from({ length: N + 2 }, (_, i) => ((i * 37) % 101) / 8);
@@ -103,5 +130,11 @@ describe('memory accesses with constant offsets from bases outside the memory', 
     const slot = (t: number, w: number): number => (t < N ? Math.fround((input[t] as number) + w) : Number.NaN);
     const want = Float32Array.from({ length: N }, (_, t) => Math.fround(Math.fround(slot(t + 1, 0) + slot(t + 1, 1)) + slot(t + 2, 3)));
     expect([...out.subarray(0, N - 2)]).toEqual([...want.subarray(0, N - 2)]);
+  });
+
+  it('shared: a base from thread indices whose u32 arithmetic wraps is not taken as wrap-free', async () => {
+    const out = new Uint32Array(4).fill(POISON);
+    await runPtx(PTX, [out], { entry: 'wrapping_tid_base', grid: 1, block: 4 });
+    expect([...out]).toEqual([100, 101, 102, 103]);
   });
 });
