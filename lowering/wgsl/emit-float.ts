@@ -93,7 +93,7 @@ export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
       break;
     case 'div':
       if (half) return cx.unsupported(`div on ${T.typeName(i.type)}`);
-      e = i.rounding === 'approx' || i.rounding === 'full' ? native('/') : cx.call('f32r_div', a, b, rm);
+      e = i.rounding === 'approx' || i.rounding === 'full' ? native('/') : rm === '0u' && cx.nativeFma ? cx.call('f32r_div_rn', a, b) : cx.call('f32r_div', a, b, rm);
       break;
     case 'min': case 'max': {
       const m = i.minmax ?? { nan: false, xorsignAbs: false };
@@ -206,7 +206,7 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
   switch (i.kind) {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
     case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_sqrt_approx', u) : cx.call('f32r_sqrt', u, rm); break;
-    case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
+    case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : rm === '0u' && cx.nativeFma ? cx.call('f32r_div_rn', '0x3f800000u', u) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
     // rsqrt and lg2 of an operand that is not subnormal are the same with and without .ftz, and
     // never subnormal themselves: such an operand may take the .ftz built-in, unflushed
     case 'rsqrt': e = approx(cx, 'rsqrt', u, () => cx.call('f32r_rsqrt', u), i.ftz, cx.notSubnormal(i.value)); break;

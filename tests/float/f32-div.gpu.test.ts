@@ -1,0 +1,42 @@
+// div.rn.f32 and rcp.rn.f32 (and their .ftz forms) on the device, bit for bit against the
+// correctly rounded quotient, on operands aimed at the fast path of f32r_div_rn (div-cases.ts):
+// quotients a hair from a rounding boundary, divisors with all-ones significands, powers of two,
+// every limit of the fast path's range, and the special values. Devices whose fma() is fused
+// (the H100/H200) take the fast path; the others the integer division, which this checks too.
+import { afterAll, describe, expect, it } from 'vitest';
+import { releaseDefaultDevice } from '../../runtime/device.js';
+import { form, mismatches, runForms, type FormCase } from '../conformance/harness.js';
+import { divCase, divRef, rand32 } from './div-cases.js';
+
+afterAll(() => releaseDefaultDevice());
+
+const N = 6000;
+
+function inputs(seed: number, rcp: boolean): bigint[][] {
+  const r = rand32(seed);
+  const a: bigint[] = []; const b: bigint[] = [];
+  for (let i = 0; i < N; i++) {
+    const [x, y] = divCase(r);
+    a.push(BigInt(x)); b.push(BigInt(y));
+  }
+  return rcp ? [b] : [a, b];
+}
+
+const CASES: { readonly c: FormCase; readonly ref: (x: bigint[]) => bigint }[] = [
+  { c: { form: form('div.rn.f32 %d0, %a0, %a1;', ['f32', 'f32'], ['f32']), inputs: inputs(1, false) }, ref: ([a, b]) => BigInt(divRef(Number(a), Number(b))) },
+  { c: { form: form('div.rn.ftz.f32 %d0, %a0, %a1;', ['f32', 'f32'], ['f32']), inputs: inputs(2, false) }, ref: ([a, b]) => BigInt(divRef(Number(a), Number(b), true)) },
+  { c: { form: form('rcp.rn.f32 %d0, %a0;', ['f32'], ['f32']), inputs: inputs(3, true) }, ref: ([b]) => BigInt(divRef(0x3f800000, Number(b))) },
+  { c: { form: form('rcp.rn.ftz.f32 %d0, %a0;', ['f32'], ['f32']), inputs: inputs(4, true) }, ref: ([b]) => BigInt(divRef(0x3f800000, Number(b), true)) },
+];
+
+describe('f32 division, correctly rounded', () => {
+  const results = runForms(CASES.map((x) => x.c));
+  results.catch(() => undefined);
+
+  it.each(CASES.map((x, k) => [x.c.form.body, k] as const))('%s matches the correctly rounded quotient', async (_body, k) => {
+    const x = CASES[k] as (typeof CASES)[number];
+    const got = (await results)[k] as bigint[][];
+    const bad = mismatches([x.c], [got], (_f, ins) => [x.ref(ins)]);
+    expect(bad, `${bad.length} lines`).toEqual([]);
+  });
+});
