@@ -179,6 +179,24 @@ fn f32r_div_rn(a: u32, b: u32) -> u32 {
   return select(select(qb, qb - 1u, -r > down), qb + 1u, r > up) | ((a ^ b) & 0x80000000u);
 }
 
+// sqrt.rn.f32 where fma() is fused: WGSL's sqrt (a few ulps), one Newton step, then the exact
+// choice among s and its neighbours n and p. The midpoint above s squared is s*n + (n-s)^2/4, and
+// x - s*n is a multiple of ulp(s)^2, which is more than that quarter: so x lies above the
+// midpoint exactly when fma(-s, n, x) > 0; likewise below the midpoint under s exactly when
+// fma(-s, p, x) <= 0 (no square root of a float is a midpoint). x in [2^-77, 2^126) keeps every
+// step and those residuals normal; the rest (zero, subnormals, negatives, infinity, NaN, the
+// extremes) takes the digit-by-digit root.
+fn f32r_sqrt_rn(a: u32) -> u32 {
+  if ((a >> 23u) - 50u > 202u) { return f32r_sqrt(a, 0u); }
+  let x = bitcast<f32>(a);
+  let s0 = sqrt(x);
+  let s = fma(fma(-s0, s0, x), 0.5f / s0, s0);
+  let sb = bitcast<u32>(s);
+  let up = fma(-s, bitcast<f32>(sb + 1u), x) > 0.0f;
+  let down = fma(-s, bitcast<f32>(sb - 1u), x) <= 0.0f;
+  return select(select(sb, sb - 1u, down), sb + 1u, up);
+}
+
 fn f32r_sqrt(a: u32, rm: u32) -> u32 {
   if (f32r_isnan(a) | (a > 0x80000000u)) { return 0x7fffffffu; }
   if (((a & 0x7fffffffu) == 0u) | (a == 0x7f800000u)) { return a; }

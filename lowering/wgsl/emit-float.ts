@@ -205,7 +205,7 @@ export function floatUnary(cx: ExprContext, i: InstOf<'funary'>): string {
   let e: string;
   switch (i.kind) {
     case 'neg': case 'abs': e = cx.call('fr_absneg', u, String(i.kind === 'neg'), '23u', '8u'); break;
-    case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_sqrt_approx', u) : cx.call('f32r_sqrt', u, rm); break;
+    case 'sqrt': e = i.rounding === 'approx' ? cx.call('f32r_sqrt_approx', u) : rm === '0u' && cx.nativeFma ? cx.call('f32r_sqrt_rn', u) : cx.call('f32r_sqrt', u, rm); break;
     case 'rcp': e = i.rounding === 'approx' ? canonical(cx, `(1.0f / bitcast<f32>(${u}))`) : rm === '0u' && cx.nativeFma ? cx.call('f32r_div_rn', '0x3f800000u', u) : cx.call('f32r_div', '0x3f800000u', u, rm); break;
     // rsqrt and lg2 of an operand that is not subnormal are the same with and without .ftz, and
     // never subnormal themselves: such an operand may take the .ftz built-in, unflushed

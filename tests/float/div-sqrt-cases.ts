@@ -71,3 +71,31 @@ export function divRef(a: number, b: number, ftz = false): number {
   if ((q & 0x7fffffff) > 0x7f800000) return 0x7fffffff;
   return flush(q);
 }
+
+/** f32r_sqrt_rn's range (x in [2^-77, 2^126), positive). */
+export const inSqrtRange = (x: number): boolean => (x >>> 23) >= 50 && (x >>> 23) <= 252;
+
+/** One sqrt operand: near the square of a midpoint, near powers of two, at the range's limits, special. */
+export function sqrtCase(r: () => number): number {
+  const kind = r() % 8;
+  const int = (lo: number, hi: number): number => lo + (r() % (hi - lo + 1));
+  const frac = (): number => { const k = r() % 5; return k === 0 ? 0x7fffff : k === 1 ? 0 : k === 2 ? 0x7fffff ^ (r() & 0xff) : r() & 0x7fffff; };
+  if (kind <= 2) {
+    // x = RN(m^2) for m halfway between two floats s and its successor, and its neighbours
+    const s = pack(0, kind === 0 ? int(1, 254) : int(90, 160), frac());
+    const m = valueOf(s) + (valueOf(s + 1) - valueOf(s)) / 2; // 25 bits: m^2 is exact in f64
+    return (bitsOf(Math.fround(m * m)) + int(-1, 1)) >>> 0;
+  }
+  if (kind === 3) return (pack(0, int(1, 254), 0) + int(-3, 3)) >>> 0; // around powers of two
+  if (kind === 4) return pack(0, [int(46, 54), int(248, 255)][r() & 1] as number, frac()); // range limits
+  if (kind === 5) return (([0, 1, 0x7fffff, 0x800000, 0x7f800000, 0x7fc00000, 0x7f7fffff][r() % 7] as number) | ((r() & 1) << 31)) >>> 0;
+  if (kind === 6) return pack(1, int(0, 255), frac()); // negative
+  return pack(0, int(0, 255), r());
+}
+
+/** PTX's sqrt.rn.f32 (.ftz: a subnormal operand is flushed), NaN as 0x7fffffff. */
+export function sqrtRef(x: number, ftz = false): number {
+  const v = ftz && ((x >>> 23) & 0xff) === 0 ? (x & 0x80000000) >>> 0 : x;
+  const s = bitsOf(Math.fround(Math.sqrt(valueOf(v))));
+  return (s & 0x7fffffff) > 0x7f800000 ? 0x7fffffff : s;
+}

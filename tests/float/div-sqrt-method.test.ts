@@ -2,9 +2,9 @@
 // against the correctly rounded quotient: for every reciprocal the WGSL built-in may give (within
 // its 2.5-ulp bound), the result is exact, and inside the fast path's range no intermediate is
 // subnormal (so a device that flushes them, as NVIDIA's does, computes each step exactly). The
-// device run of the same helper is f32-div.gpu.test.ts.
+// device runs of the same helpers are in f32-div-sqrt.gpu.test.ts.
 import { describe, expect, it } from 'vitest';
-import { bitsOf, divCase, divRef, inFastRange, rand32, valueOf } from './div-cases.js';
+import { bitsOf, divCase, divRef, inFastRange, inSqrtRange, rand32, sqrtCase, sqrtRef, valueOf } from './div-sqrt-cases.js';
 
 const MIN_NORMAL = 2 ** -126;
 
@@ -94,6 +94,63 @@ describe('f32r_div_rn: the method', () => {
       if (((bitsOf(q0) | sign) >>> 0) !== want) noCorrection++;
     }
     expect(noCorrection).toBeGreaterThan(100);
+    expect(noChoice).toBeGreaterThan(100);
+  });
+});
+
+/** f32r_sqrt_rn's fast path with sqrt's result `skew` ulps off and the halved reciprocal `hskew` ulps off. */
+function sqrtMethod(x: number, skew: number, hskew: number, steps: number[]): number | undefined {
+  if (!inSqrtRange(x)) return undefined;
+  const v = valueOf(x);
+  const s0 = valueOf(bitsOf(Math.fround(Math.sqrt(v))) + skew);
+  const h = valueOf(bitsOf(div(0.5, s0)) + hskew);
+  const r0 = fma(-s0, s0, v);
+  const s = fma(r0, h, s0);
+  const sb = bitsOf(s);
+  const above = fma(-s, valueOf(sb + 1), v);
+  const below = fma(-s, valueOf(sb - 1), v);
+  steps.push(s0, h, r0, s, above, below);
+  return above > 0 ? sb + 1 : below <= 0 ? sb - 1 : sb;
+}
+
+describe('f32r_sqrt_rn: the method', () => {
+  it('gives the correctly rounded root for square roots up to 6 ulps off, with no subnormal step', () => {
+    const r = rand32(5150);
+    let fast = 0, hard = 0;
+    const wrong: string[] = [];
+    for (let n = 0; n < 60000; n++) {
+      const x = sqrtCase(r);
+      const want = sqrtRef(x);
+      if (!inSqrtRange(x)) continue;
+      fast++;
+      const exact = Math.sqrt(valueOf(x));
+      const q = valueOf(want); const next = valueOf(bitsOf(q) + (exact > q ? 1 : -1));
+      if (Math.abs(Math.abs(exact - q) - Math.abs(next - q) / 2) < Math.abs(next - q) * 2 ** -20) hard++;
+      for (const skew of [-6, -3, -1, 0, 1, 3, 6]) {
+        for (const hskew of [-3, 0, 3]) {
+          const steps: number[] = [];
+          const got = sqrtMethod(x, skew, hskew, steps) as number;
+          const tiny = steps.find((s) => s !== 0 && Math.abs(s) < MIN_NORMAL);
+          if (got !== want || tiny !== undefined) wrong.push(`sqrt ${x.toString(16)} skew ${skew}/${hskew}: ${got.toString(16)} want ${want.toString(16)}${tiny !== undefined ? ` subnormal step ${tiny}` : ''}`);
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(fast).toBeGreaterThan(25000);
+    expect(hard).toBeGreaterThan(2000);
+  });
+
+  it('needs its final choice: the Newton step alone rounds some roots wrongly', () => {
+    const r = rand32(11);
+    let noChoice = 0;
+    for (let n = 0; n < 60000; n++) {
+      const x = sqrtCase(r);
+      if (!inSqrtRange(x)) continue;
+      const v = valueOf(x);
+      const s0 = valueOf(bitsOf(Math.fround(Math.sqrt(v))) + 3);
+      const s = fma(fma(-s0, s0, v), div(0.5, s0), s0);
+      if (bitsOf(s) !== sqrtRef(x)) noChoice++;
+    }
     expect(noChoice).toBeGreaterThan(100);
   });
 });
