@@ -1,7 +1,7 @@
 /**
  * `bar`/`barrier` in WGSL. Every form becomes `workgroupBarrier()` (preceded by
- * `storageBarrier()` when the kernel writes global memory, since bar.sync also orders global
- * accesses between the threads of the CTA), executed by every thread of the workgroup: the
+ * `storageBarrier()` where global accesses on either side could conflict, since bar.sync also
+ * orders global accesses between the threads of the CTA: lowering/storage-order.ts), executed by every thread of the workgroup: the
  * convergence pass (lowering/converge.ts) guarantees each barrier is reached in uniform
  * control flow, threads that are not on its path (returned early, on the other side of a
  * branch, done with a loop) arriving with `active` false.
@@ -33,6 +33,18 @@ import type { IrFunction } from '../../src/ir/function.js';
 import type { InstOf } from '../../src/ir/inst.js';
 import type { InstContext } from './expr-context.js';
 import { countsMbarrierEvents, MBAR_EVENTS } from './emit-mbarrier.js';
+import { barriersOrderingStorage } from '../storage-order.js';
+import type { InstId } from '../../src/ir/entities.js';
+
+const storageOrdered = new WeakMap<IrFunction, Set<InstId>>();
+
+/** Whether barrier `i` needs storageBarrier() (the analysis runs once per function, at its first barrier). */
+function ordersStorage(fn: IrFunction, i: InstOf<'barrier'>): boolean {
+  let set = storageOrdered.get(fn);
+  if (!set) storageOrdered.set(fn, (set = barriersOrderingStorage(fn)));
+  for (const id of set) if (fn.inst(id).inst === i) return true;
+  return false;
+}
 
 const COUNTER = 'ptx_bar_count';
 const RESULT = 'ptx_bar_total';
@@ -83,7 +95,7 @@ export function emitBarrier(cx: InstContext, i: InstOf<'barrier'>): string | und
     return `(((${DONE} >> (${barId(cx, i)} & 15u)) & 1u) != 0u)`;
   }
   if (i.counted === 'total') return reduced(i, `${RED_TOTAL}[${barId(cx, i)} & 15u]`);
-  if (cx.fn.memory?.slots.some((s) => s.writable)) cx.line('storageBarrier();');
+  if (ordersStorage(cx.fn, i)) cx.line('storageBarrier();');
   if (i.counted === 'step' && i.pred !== null) {
     // All arrivals of this step happened before this barrier and the next step's come after
     // the workgroupUniformLoad below, so thread 0 sees a stable count per barrier; a barrier

@@ -144,6 +144,8 @@ export interface CvtaInst extends Base { readonly op: 'cvta'; readonly value: Va
 
 export interface LoadInst extends Base {
   readonly op: 'load'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  /** `ld.global.nc` / `ldu`: PTX requires the data to stay unchanged while the kernel runs. */
+  readonly readOnly?: true;
 }
 export interface StoreInst extends Base {
   readonly op: 'store'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null; readonly value: ValueId;

@@ -91,7 +91,8 @@ const ld: Handler = (cx, inst) => {
   const type = accessType(inst, elementCount(dst, inst));
   const memSpace = space === 'param' ? 'local' : space;
   const address = cx.address(operand(inst, 1), memSpace);
-  writeLoaded(cx, inst, dst, cx.emit({ op: 'load', type, space: memSpace, address, region: null }, inst.span));
+  const readOnly = inst.opcode === 'ldu' || inst.modifiers.cache === 'nc' ? { readOnly: true as const } : {};
+  writeLoaded(cx, inst, dst, cx.emit({ op: 'load', type, space: memSpace, address, region: null, ...readOnly }, inst.span));
 };
 
 /** `.param` variables of `.func`s and call sequences live in the local window (build-module.ts). */

@@ -1,0 +1,91 @@
+/**
+ * Analysis `storage-order`: which barriers must also order global (storage) memory.
+ *
+ * `bar.sync` orders every memory access of the CTA's threads; WGSL splits that into
+ * `workgroupBarrier()` (workgroup memory) and `storageBarrier()` (storage buffers), two barriers
+ * where PTX has one (a block scan's two barriers took 5% of an H200's time). A barrier needs the
+ * storage half only where some thread's global access before it and another's after it could
+ * conflict: a write that can reach the barrier (a later read or write of another thread must see
+ * it), or a read that can reach it while a write can follow (the write must not reach the read).
+ * Reads of `ld.global.nc`/`ldu` do not count: PTX requires their data to stay unchanged while the
+ * kernel runs. "Can reach" follows the CFG, loops included (a write after the barrier in a loop
+ * reaches it again through the back edge).
+ *
+ * Global: any access whose region or space is not shared, local or const, so generic accesses
+ * that may be global count. Any other instruction with effects on memory counts as a write
+ * (what a later opcode adds stays ordered until this list learns it is not a global write).
+ */
+import type { BlockId, InstId } from '../src/ir/entities.js';
+import type { IrFunction } from '../src/ir/function.js';
+import { HAS_EFFECTS, type Inst } from '../src/ir/inst.js';
+
+/** Effects that touch no global memory. */
+const NO_GLOBAL_EFFECT: ReadonlySet<Inst['op']> = new Set(['barrier', 'fence', 'trap_if', 'shfl', 'vote', 'activemask', 'match', 'redux', 'warp_sync']);
+const PRIVATE_REGIONS: ReadonlySet<string> = new Set(['shared', 'local', 'const']);
+
+function isGlobal(inst: { readonly space: string; readonly region: { readonly kind: string } | null }): boolean {
+  return inst.region ? !PRIVATE_REGIONS.has(inst.region.kind) : !PRIVATE_REGIONS.has(inst.space);
+}
+
+type Access = 'read' | 'write' | undefined;
+
+function accessOf(inst: Inst): Access {
+  switch (inst.op) {
+    case 'load': return isGlobal(inst) && !inst.readOnly ? 'read' : undefined;
+    case 'matrix_load': return isGlobal(inst) ? 'read' : undefined;
+    case 'store': case 'atomic': case 'mbarrier': case 'matrix_store': return isGlobal(inst) ? 'write' : undefined;
+    default: return HAS_EFFECTS[inst.op] && !NO_GLOBAL_EFFECT.has(inst.op) ? 'write' : undefined;
+  }
+}
+
+interface Flags { read: boolean; write: boolean }
+const or = (a: Flags, b: Flags): Flags => ({ read: a.read || b.read, write: a.write || b.write });
+const NONE: Flags = { read: false, write: false };
+
+/** The barrier instructions of `fn` that need storage ordering. */
+export function barriersOrderingStorage(fn: IrFunction): Set<InstId> {
+  const blocks = fn.blockIds();
+  const own = new Map<BlockId, Flags>();
+  for (const b of blocks) {
+    let f = NONE;
+    for (const id of fn.block(b).insts) {
+      const a = accessOf(fn.inst(id).inst);
+      if (a) f = or(f, { read: a === 'read', write: a === 'write' });
+    }
+    own.set(b, f);
+  }
+  const preds = new Map<BlockId, BlockId[]>(blocks.map((b) => [b, []]));
+  for (const b of blocks) for (const s of fn.successors(b)) preds.get(s.block)?.push(b);
+  // before[b]: accesses on some path into b; after[b]: accesses on some path out of b's end
+  const before = fixpoint(blocks, (b, get) => (preds.get(b) ?? []).reduce((f, p) => or(f, or(get(p), own.get(p) as Flags)), NONE));
+  const after = fixpoint(blocks, (b, get) => fn.successors(b).reduce((f, s) => or(f, or(get(s.block), own.get(s.block) as Flags)), NONE));
+  const out = new Set<InstId>();
+  for (const b of blocks) {
+    const insts = fn.block(b).insts;
+    let seen = before.get(b) as Flags;
+    insts.forEach((id, k) => {
+      const inst = fn.inst(id).inst;
+      if (inst.op === 'barrier') {
+        let later = after.get(b) as Flags;
+        for (const next of insts.slice(k + 1)) { const a = accessOf(fn.inst(next).inst); if (a === 'write') later = or(later, { read: false, write: true }); }
+        if (seen.write || (seen.read && later.write)) out.add(id);
+      }
+      const a = accessOf(inst);
+      if (a) seen = or(seen, { read: a === 'read', write: a === 'write' });
+    });
+  }
+  return out;
+}
+
+function fixpoint(blocks: readonly BlockId[], step: (b: BlockId, get: (b: BlockId) => Flags) => Flags): Map<BlockId, Flags> {
+  const m = new Map<BlockId, Flags>(blocks.map((b) => [b, NONE]));
+  const get = (b: BlockId): Flags => m.get(b) ?? NONE;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const b of blocks) {
+      const old = get(b); const f = or(old, step(b, get));
+      if (f.read !== old.read || f.write !== old.write) { m.set(b, f); changed = true; }
+    }
+  }
+  return m;
+}
