@@ -19,7 +19,8 @@ import { constant } from './emit-data.js';
 import { wgslType } from './types.js';
 import { checkedArith } from './emit-float.js';
 import { planReplayRegions, type ReplayRegion } from './replay-regions.js';
-import { ReplayWriter, type Cut, type ReplayHost, type ReplayMode } from './emit-replay.js';
+import { ReplayWriter, UNROLL_MAX, type Cut, type ReplayHost, type ReplayMode } from './emit-replay.js';
+import { warpPaths } from './emit-warp.js';
 import type { BlockId, InstId } from '../../src/ir/entities.js';
 import type { InstData } from '../../src/ir/function.js';
 
@@ -271,7 +272,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private code(block: BlockId): void {
     const insts = this.fn.block(block).insts;
     this.block = block;
-    const regions = this.replay === 'off' ? [] : planReplayRegions(this.fn, insts, this.uses, (i) => checkedArith(this, i), this.replay === 'always' ? 1 : undefined);
+    const regions = this.replay === 'off' ? [] : planReplayRegions(this.fn, insts, this.uses, (i) => checkedArith(this, i), this.replay === 'always' ? 1 : undefined, warpPaths.get(this.fn) === 'subgroups' ? UNROLL_MAX : 0);
     const writerOf = new Map<InstId, ReplayWriter>();
     for (const r of regions) {
       const writer = new ReplayWriter(this, r, this.replay);

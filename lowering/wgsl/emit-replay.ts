@@ -55,7 +55,7 @@ const SECOND_CHANCE_MAX = 32;
  * larger ones as a loop, whose code does not grow with them: straight-line replays of n-body's
  * regions of about a hundred operations made it 22% slower on an H100.
  */
-const UNROLL_MAX = 32;
+export const UNROLL_MAX = 32;
 
 interface LoopPlan {
   readonly names: { readonly x: string; readonly prog: string; readonly k: string; readonly w: string; readonly d: string };
@@ -93,7 +93,8 @@ export class ReplayWriter {
   constructor(private readonly host: ReplayHost, readonly region: ReplayRegion, private readonly mode: ReplayMode) {
     const checked = region.members.filter((m) => m.arith);
     const cancels = checked.some((m) => (m.arith === 'add' || m.arith === 'sub') && operandsOf(host.fn.inst(m.inst).inst).every((v) => host.fn.defOf(v)?.op !== 'const'));
-    this.secondChanceWanted = mode !== 'always' && cancels && checked.length <= SECOND_CHANCE_MAX;
+    // a collective region decides for the whole subgroup in straight-line code: no second chance
+    this.secondChanceWanted = mode !== 'always' && cancels && checked.length <= SECOND_CHANCE_MAX && !region.collective;
   }
 
   /**
@@ -162,11 +163,12 @@ export class ReplayWriter {
     if (!this.ok) return;
     const checked = this.region.members.filter((m) => m.arith).length;
     // the loop's cases are written (and cut out) before the test that guards them
-    const loop = checked <= UNROLL_MAX ? undefined : this.loopCases();
+    const loop = checked <= UNROLL_MAX || this.region.collective ? undefined : this.loopCases();
 
     const tiny = this.deferred.map((v) => h.call('f32r_tiny_in', `bitcast<u32>(${h.ref(v)})`));
     const failed = this.eq && tiny.length > 0 ? `!${this.ok} || (${this.eq} && (${tiny.join(' | ')}))` : `!${this.ok}`;
-    h.line(`if (${this.mode === 'always' ? 'true' : failed}) {`);
+    const condition = this.mode === 'always' ? 'true' : this.region.collective ? `subgroupAny(${failed})` : failed;
+    h.line(`if (${condition}) {`);
     h.indent(1);
     if (this.secondChanceWanted) {
       // the second chance: every member exact after all (a zero that no flush could have made)

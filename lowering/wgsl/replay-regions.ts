@@ -19,6 +19,15 @@
  * text in the loop). Instructions that read no member are not members: they run once, in place.
  * A region ends before an instruction that reads a member but cannot be replayed (effects,
  * memory, warp operations, results other than one 32-bit scalar), or at the end of the block.
+ *
+ * Collective regions (the native warp path, where a warp is one subgroup): a whole-warp `shfl`
+ * of a member's value is a member too, so a shuffle reduction or scan (a dozen adds, each between
+ * two shuffles) is one region instead of a dozen checked adds, each with its own branch (a row
+ * layernorm's reductions on an H200: see docs/BENCHMARKS.md). The replay re-runs the shuffles, so
+ * every lane of the subgroup must replay when any lane's test fails: the emitter writes the
+ * region's condition as `subgroupAny(...)`, and the replay as straight-line code (a replay loop
+ * would run the shuffles a lane-dependent number of times). A collective region therefore holds at
+ * most `maxCollective` checked operations.
  */
 import type { InstId, ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
@@ -41,6 +50,8 @@ export interface ReplayRegion {
   readonly outputs: ReadonlySet<ValueId>;
   /** The member after which the region's test and replay are written. */
   readonly last: InstId;
+  /** Shuffles are members: the whole subgroup replays together. */
+  readonly collective: boolean;
 }
 
 /**
@@ -60,11 +71,13 @@ const NOT_REPLAYABLE = new Set<Inst['op']>(['load', 'special', 'kernel_param', '
  * The replay regions of one block. `checked` says which instructions the emitter would write as
  * checked arithmetic;
  */
-export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses: ReadonlyMap<ValueId, readonly Use[]>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED): ReplayRegion[] {
+export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses: ReadonlyMap<ValueId, readonly Use[]>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED, maxCollective = 0): ReplayRegion[] {
   const regions: ReplayRegion[] = [];
   let members: RegionMember[] = [];
   let values = new Set<ValueId>();
   let slots = 0;
+  let collective = false;
+  let checkedCount = 0;
   const close = (): void => {
     const memberIds = new Set(members.map((m) => m.inst));
     if (members.filter((m) => m.arith).length >= minChecked) {
@@ -73,11 +86,13 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
         const list = uses.get(v) ?? [];
         if (list.some((u) => u.kind !== 'inst' || !memberIds.has(u.inst))) outputs.add(v);
       }
-      regions.push({ members, values, outputs, last: (members.at(-1) as RegionMember).inst });
+      regions.push({ members, values, outputs, last: (members.at(-1) as RegionMember).inst, collective });
     }
     members = [];
     values = new Set();
     slots = 0;
+    collective = false;
+    checkedCount = 0;
   };
   for (const id of insts) {
     const data = fn.inst(id);
@@ -88,11 +103,18 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
     const arith = checked(inst);
     const result = data.results[0];
     if (arith && result !== undefined) {
+      if (collective && checkedCount >= maxCollective) close();
+      checkedCount++;
       members.push({ inst: id, arith });
       values.add(result);
       slots += 1 + ops.filter((v) => !values.has(v)).length + 1; // its result, its inputs, a constant
     } else if (readsMember) {
       if (result !== undefined && replayable(fn, inst, data.results, values)) {
+        members.push({ inst: id });
+        values.add(result);
+        slots += 1;
+      } else if (result !== undefined && checkedCount < maxCollective && wholeWarpShuffle(fn, inst, data.results)) {
+        collective = true;
         members.push({ inst: id });
         values.add(result);
         slots += 1;
@@ -111,6 +133,11 @@ function replayable(fn: IrFunction, inst: Inst, results: readonly ValueId[], mem
   if (!isScalar32(fn, results[0] as ValueId)) return false;
   const read = new Set(operandsOf(inst).filter((v) => members.has(v)));
   return read.size <= MAX_MEMBER_OPERANDS;
+}
+
+/** A shfl every lane runs (no predicate from the convergence pass) with one 32-bit result. */
+function wholeWarpShuffle(fn: IrFunction, inst: Inst, results: readonly ValueId[]): boolean {
+  return inst.op === 'shfl' && inst.active === null && results.length === 1 && isScalar32(fn, results[0] as ValueId);
 }
 
 function isScalar32(fn: IrFunction, v: ValueId): boolean {
