@@ -27,6 +27,7 @@ import * as T from '../src/ir/types.js';
 import { GENERIC_TAG, type Pass, type PassContext } from './pass.js';
 import { MODULE_GLOBAL_TAG, type MemoryImage } from './layout.js';
 import { moduleMemory } from './module-memory.js';
+import { UNIFORM_CONST_BYTES } from './layout.js';
 import { MatrixFallback } from './matrix-path.js';
 
 type Provenance =
@@ -202,7 +203,7 @@ export const addressSpaces: Pass = {
     const shared = layoutWindow(referencedVariables(vars, 'shared', addressed), windowAccess.shared, windowAccess.shared.length > 0);
     const local = layoutWindow(referencedVariables(vars, 'local', addressed), windowAccess.local, windowAccess.local.length > 0);
     const images = moduleMemory(cx.module);
-    const constant = imageWindow(images.const, windowAccess.const);
+    const constant = imageWindow(images.const, windowAccess.const, true);
     const moduleGlobal = imageWindow(images.global, windowAccess['module-global']);
     lowerAddressConstructors(fn, { shared, local, const: constant, global: moduleGlobal });
     const slots = assignSlots(fn, slotAccess, dynamicAccess, aliasOf, pointerBits, cx.options.paramAliases ?? []);
@@ -211,8 +212,12 @@ export const addressSpaces: Pass = {
 };
 
 /** A module image as a window: used when some access may reach it (it has variables). */
-function imageWindow(image: MemoryImage, accesses: readonly Access[]): WindowRegion {
-  return { view: viewOf(accesses), staticBytes: image.bytes, offsets: image.offsets, dynamic: false, dynamicOffset: image.bytes, used: image.bytes > 0 && accesses.length > 0, init: image.init };
+function imageWindow(image: MemoryImage, accesses: readonly Access[], constant = false): WindowRegion {
+  const view = viewOf(accesses);
+  // `.const` within a uniform binding's reach is viewed as vec4 words: WGSL's uniform arrays have
+  // a 16-byte stride (lowering/wgsl/emit-owned.ts binds it as a uniform buffer)
+  const uniform = constant && image.bytes <= UNIFORM_CONST_BYTES && (view === 'u32' || view === 'vec2<u32>' || view === 'vec4<u32>');
+  return { view: uniform ? 'vec4<u32>' : view, staticBytes: image.bytes, offsets: image.offsets, dynamic: false, dynamicOffset: image.bytes, used: image.bytes > 0 && accesses.length > 0, init: image.init };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

@@ -62,7 +62,8 @@ export type BindingLayout =
       readonly kind: 'module-memory';
       readonly binding: number;
       readonly space: 'global' | 'const';
-      readonly access: 'read' | 'read_write';
+      /** `uniform`: `.const` of at most UNIFORM_CONST_BYTES, bound as a uniform buffer. */
+      readonly access: 'read' | 'read_write' | 'uniform';
       readonly element: 'u32' | 'vec2<u32>' | 'vec4<u32>' | 'atomic<u32>' | 'f16' | 'f32';
       readonly bytes: number;
       readonly init: readonly number[];
@@ -79,6 +80,13 @@ export type BindingLayout =
  * the generic-address tags of lowering/pass.ts; runtime allocation ids stay below both.
  */
 export const MODULE_GLOBAL_TAG = 0xfffffff3;
+
+/**
+ * `.const` images up to this size are bound as uniform buffers (WebGPU guarantees 64 KiB uniform
+ * bindings, CUDA's constant bank is 64 KiB): drivers serve them from the constant cache, as CUDA
+ * serves `__constant__`, and can read constant offsets as instruction operands.
+ */
+export const UNIFORM_CONST_BYTES = 65536;
 
 /** A module's `.global` or `.const` variables laid out as one memory image (module-memory.ts). */
 export interface MemoryImage {

@@ -45,7 +45,7 @@ export function bindGroupLayoutEntries(layout: KernelLayout): GPUBindGroupLayout
   return layout.bindings.map((b) => ({
     binding: b.binding,
     visibility: GPUShaderStage.COMPUTE,
-    buffer: { type: b.kind === 'launch-params' ? 'uniform' : b.access === 'read' ? 'read-only-storage' : 'storage' },
+    buffer: { type: b.kind === 'launch-params' || b.access === 'uniform' ? 'uniform' : b.access === 'read' ? 'read-only-storage' : 'storage' },
   }));
 }
 

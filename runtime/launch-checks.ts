@@ -130,9 +130,10 @@ function checkShared(layout: KernelLayout, dynamicBytes: number, limits: GPUSupp
 }
 
 function checkBindings(layout: KernelLayout, limits: GPUSupportedLimits): void {
-  // Every binding but the launch uniform is a storage buffer: pointer slots, and the buffers
-  // the runtime owns (module variables, the trap record, the 64-bit atomic lock table).
-  const storage = layout.bindings.filter((b) => b.kind !== 'launch-params');
+  // Every binding but the launch uniform (and `.const` bound as a uniform) is a storage buffer:
+  // pointer slots, and the buffers the runtime owns (module variables, the trap record, the
+  // 64-bit atomic lock table).
+  const storage = layout.bindings.filter((b) => b.kind !== 'launch-params' && !(b.kind === 'module-memory' && b.access === 'uniform'));
   if (storage.length > limits.maxStorageBuffersPerShaderStage) {
     const slots = storage.filter((b) => b.kind === 'global-slot').length;
     const owned = [

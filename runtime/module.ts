@@ -104,7 +104,8 @@ export class Module {
     if (old && old.size >= size) return old;
     const buffer = this.env.device.createBuffer({
       size, mappedAtCreation: true, label: `ptx-wgsl module ${key}`,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+      // `.const` may be bound as a uniform buffer (lowering/layout.ts UNIFORM_CONST_BYTES)
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC | (key === 'const' ? GPUBufferUsage.UNIFORM : 0),
     });
     new Uint8Array(buffer.getMappedRange()).set(init);
     buffer.unmap();

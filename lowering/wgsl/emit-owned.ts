@@ -1,11 +1,11 @@
 /**
  * Declarations of the buffers the runtime owns per module (layout.ts): the module's `.const`
- * variables (read-only storage), its `.global` variables (read_write storage, persistent across
+ * variables (a uniform buffer up to 64 KiB, else read-only storage), its `.global` variables (read_write storage, persistent across
  * launches), and the trap record with `ptx_trap`, which counts trapping threads and keeps the
  * source offset of the first trap for the runtime's error. Also the per-thread clock.
  */
 import type { FunctionMemory, WindowRegion } from '../../src/ir/function.js';
-import type { BindingLayout } from '../layout.js';
+import { UNIFORM_CONST_BYTES, type BindingLayout } from '../layout.js';
 
 export function ownedDeclarations(memory: FunctionMemory, traps: boolean, bindings: BindingLayout[]): string[] {
   const out: string[] = [];
@@ -13,12 +13,17 @@ export function ownedDeclarations(memory: FunctionMemory, traps: boolean, bindin
   const image = (space: 'global' | 'const', name: string, region: WindowRegion): void => {
     if (!region.used) return;
     const binding = next();
-    const access = space === 'const' ? 'read' : 'read_write';
+    const uniform = space === 'const' && region.view === 'vec4<u32>' && region.staticBytes <= UNIFORM_CONST_BYTES;
+    const access = uniform ? 'uniform' : space === 'const' ? 'read' : 'read_write';
     const init = region.init ?? new Uint8Array(0);
     let last = init.length;
     while (last > 0 && init[last - 1] === 0) last--;
-    bindings.push({ kind: 'module-memory', binding, space, access, element: region.view, bytes: region.staticBytes, init: [...init.subarray(0, last)] });
-    out.push(`@group(0) @binding(${binding}) var<storage, ${access}> ${name}: array<${region.view}>;`);
+    // a uniform array has a fixed length, and WGSL rejects a constant index past it: the whole
+    // 64 KiB bank, so that no constant offset PTX can write into it fails shader creation
+    bindings.push({ kind: 'module-memory', binding, space, access, element: region.view, bytes: uniform ? UNIFORM_CONST_BYTES : region.staticBytes, init: [...init.subarray(0, last)] });
+    out.push(uniform
+      ? `@group(0) @binding(${binding}) var<uniform> ${name}: array<vec4<u32>, ${UNIFORM_CONST_BYTES / 16}>;`
+      : `@group(0) @binding(${binding}) var<storage, ${access}> ${name}: array<${region.view}>;`);
   };
   image('const', 'ptx_const', memory.constant);
   image('global', 'ptx_globals', memory.moduleGlobal);
