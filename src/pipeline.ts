@@ -13,11 +13,17 @@ import { converge } from '../lowering/converge.js';
 import { flushSubnormals } from '../lowering/flush-subnormals.js';
 import { contractMulAdd } from '../lowering/contract-mul-add.js';
 import { ifConvert } from '../lowering/if-convert.js';
+import { carryMatrices } from '../lowering/carry-matrices.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
 import { verifyFunction } from './ir/verifier.js';
 
-export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, deadCode, structurize, converge];
+/**
+ * carry-matrices needs block parameters (before structurize) and the final shape of the loops
+ * (after if-convert merges blocks); the dead-code run after it removes the unstages and extracts
+ * it leaves unused.
+ */
+export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, carryMatrices, deadCode, structurize, converge];
 
 /**
  * Off by default: verifying after every pass cost 6% of a compile (issue 13), and a pass that

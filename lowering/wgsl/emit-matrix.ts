@@ -95,10 +95,16 @@ export function matrixUnstage(cx: InstContext, i: InstOf<'matrix_unstage'>): str
   return f32 ? 'ptx_mma_get_d_f32(ptx_tid_linear)' : 'ptx_mma_get_d_f16(ptx_tid_linear)';
 }
 
-/** The staging areas and the functions the staged fragments of a kernel use. */
-export function stagingDeclarations(stages: readonly InstOf<'matrix_stage'>[]): string[] {
-  if (stages.length === 0) return [];
+/**
+ * The staging areas and the functions the staged fragments of a kernel use. `unstaged`: the
+ * element bits of the matrices D leaves through (a D carried across a loop, lowering/carry-matrices.ts,
+ * may leave a kernel with no stage of its C left).
+ */
+export function stagingDeclarations(stages: readonly InstOf<'matrix_stage'>[], unstaged: ReadonlySet<number> = new Set()): string[] {
+  if (stages.length === 0 && unstaged.size === 0) return [];
   const names = new Set(stages.map((i) => stageName(i, i.type as T.MatrixType)));
+  if (unstaged.has(32)) names.add('ptx_mma_put_c_f32');
+  if (unstaged.has(16)) names.add('ptx_mma_put_c_f16');
   const f32 = names.has('ptx_mma_put_c_f32');
   const out = [`var<workgroup> ptx_mma_h: array<f16, ${WARPS_IN_BLOCK} * ${HALVES_PER_WARP}u>;`];
   if (f32) out.push(`var<workgroup> ptx_mma_f: array<f32, ${WARPS_IN_BLOCK} * ${FLOATS_PER_WARP}u>;`);

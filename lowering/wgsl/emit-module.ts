@@ -33,6 +33,16 @@ function stagedFragments(fn: IrFunction): InstOf<'matrix_stage'>[] {
   return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<'matrix_stage'> => i.op === 'matrix_stage'));
 }
 
+/** The element bits of the matrices `matrix_unstage` reads back (16 or 32). */
+function unstagedBits(fn: IrFunction): Set<number> {
+  const bits = new Set<number>();
+  for (const b of fn.blockIds()) for (const id of fn.block(b).insts) {
+    const i = fn.inst(id).inst;
+    if (i.op === 'matrix_unstage') { const t = fn.typeOf(i.value); if (t.kind === 'matrix') bits.add(t.element.bits); }
+  }
+  return bits;
+}
+
 const VIEW_BYTES: Record<MemoryView, number> = { 'u32': 4, 'vec2<u32>': 8, 'vec4<u32>': 16, 'atomic<u32>': 4, 'f16': 2, 'f32': 4 };
 
 export function entryPointName(ptxName: string): string {
@@ -134,7 +144,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   if (shared) decls.push(shared);
   decls.push(...warpDecls.decls);
   decls.push(...barrierDeclarations(fn), ...mbarrierDeclarations(fn));
-  decls.push(...stagingDeclarations(stagedFragments(fn)));
+  decls.push(...stagingDeclarations(stagedFragments(fn), unstagedBits(fn)));
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));

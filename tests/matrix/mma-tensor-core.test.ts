@@ -56,12 +56,46 @@ describe('staged mma WGSL', () => {
     expect(wgsl).toContain('ptx_mma_get_d_f32(ptx_tid_linear)');
   });
 
+  /**
+   * The k loop's WGSL from its `loop {` to its back edge's `continue;` (one iteration's path: the
+   * code after the `continue;` is the exit branch, run once), and what comes before and after it.
+   */
+  const kLoop = (wgsl: string): { before: string; iteration: string; after: string } => {
+    const start = wgsl.indexOf('loop {');
+    const end = wgsl.indexOf('continue;', start);
+    expect(start).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(start);
+    expect(wgsl.indexOf('loop {', start + 1)).toBe(-1); // the kernel's only loop
+    return { before: wgsl.slice(0, start), iteration: wgsl.slice(start, end), after: wgsl.slice(end) };
+  };
+  const countIn = (text: string, s: string): number => text.split(s).length - 1;
+  const staging = (text: string): number[] => ['ptx_mma_put_a16(ptx_tid_linear', 'ptx_mma_put_b16(ptx_tid_linear', 'ptx_mma_put_c_f32(ptx_tid_linear', 'subgroupMatrixMultiplyAccumulate(', 'ptx_mma_get_d_f32(ptx_tid_linear']
+    .map((s) => countIn(text, s));
+  const ZERO = 'subgroup_matrix_result<f32, 8, 16>(f32(0.0))';
+
   it('stages each A and B register set once per block and chains D into the next C (the Triton matmul)', () => {
     const src = readFileSync(join(import.meta.dirname, '../../bench/tensor-core/triton/matmul_128x128x32.ptx'), 'utf8');
     const k = compile(src, { ...OPTIONS, entry: 'mm', fileName: 'matmul_128x128x32.ptx' }).kernels[0];
-    const count = (s: string): number => (k?.wgsl.split(s).length ?? 1) - 1;
     expect(k?.layout.matrix?.path).toBe('tensor-core');
-    // per k step of 32: 64 mma over 4 A sets and 8 B sets per k16, each accumulator twice
-    expect([count('ptx_mma_put_a16(ptx_tid_linear'), count('ptx_mma_put_b16(ptx_tid_linear'), count('ptx_mma_put_c_f32(ptx_tid_linear'), count('subgroupMatrixMultiplyAccumulate(')]).toEqual([8, 16, 32, 64]);
+    const { before, iteration, after } = kLoop(k?.wgsl ?? '');
+    // per k step of 32: 64 mma over 4 A sets and 8 B sets per k16, each of the 32 accumulators
+    // twice, C carried from step to step as a subgroup matrix (lowering/carry-matrices.ts): no C
+    // staged and no D unstaged in the loop, the accumulators' zeros filled before it and D read
+    // back once after it for the epilogue
+    expect(staging(iteration)).toEqual([8, 16, 0, 64, 0]);
+    expect([countIn(before, ZERO), ...staging(before)]).toEqual([32, 0, 0, 0, 0, 0]);
+    expect(staging(after)).toEqual([0, 0, 0, 0, 32]);
+  });
+
+  it('carries the accumulators of our pipelined mma GEMM across its k loop', () => {
+    const k = kernel('realistic_tc', 'gemm_f16_mma_pipelined');
+    expect(k.layout.matrix?.path).toBe('tensor-core');
+    const { before, iteration, after } = kLoop(k.wgsl);
+    // per slice of 32 k: 2 x 4 m16n8k16 tiles a warp, two k16 steps; 8 accumulators
+    expect(staging(iteration)).toEqual([4, 8, 0, 16, 0]);
+    expect([countIn(before, ZERO), ...staging(before)]).toEqual([8, 0, 0, 0, 0, 0]);
+    expect(staging(after)).toEqual([0, 0, 0, 0, 8]);
+    // the loop's matrix parameters are function-scope variables of the result type
+    expect(k.wgsl.match(/^ {2}var v\d+: subgroup_matrix_result<f32, 8, 16>;$/gm)?.length).toBeGreaterThanOrEqual(8);
   });
 });
