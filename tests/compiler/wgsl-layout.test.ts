@@ -47,8 +47,10 @@ describe.each(devices)('WGSL resources match the layout ($name)', ({ options }) 
       for (const b of bound) {
         const d = declared.get(b.binding);
         if (!d) { problems.push(`${entry}: binding ${b.binding} (${b.kind}) is not declared`); continue; }
-        if ((b.kind === 'launch-params') !== (d.kind === 'uniform')) problems.push(`${entry}: binding ${b.binding} is ${d.kind}, layout says ${b.kind}`);
-        if ('access' in b && b.access !== d.access) problems.push(`${entry}: binding ${b.binding} access ${d.access}, layout says ${b.access}`);
+        // the launch header, and `.const` up to 64 KiB (layout access 'uniform'), are uniform buffers
+        const uniform = b.kind === 'launch-params' || (b.kind === 'module-memory' && b.access === 'uniform');
+        if (uniform !== (d.kind === 'uniform')) problems.push(`${entry}: binding ${b.binding} is ${d.kind}, layout says ${b.kind}${'access' in b ? ` (${b.access})` : ''}`);
+        if (!uniform && 'access' in b && b.access !== d.access) problems.push(`${entry}: binding ${b.binding} access ${d.access}, layout says ${b.access}`);
       }
       for (const n of declared.keys()) if (!bound.some((b) => b.binding === n)) problems.push(`${entry}: WGSL declares binding ${n}, the layout does not bind it`);
       const computeEntries = r.entry.compute.map((e) => e.name);
