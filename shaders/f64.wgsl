@@ -94,17 +94,6 @@ fn u128_lt(a: vec4<u32>, b: vec4<u32>) -> bool {
   return i64_ult(a.zw, b.zw) | (all(a.zw == b.zw) & i64_ult(a.xy, b.xy));
 }
 
-// The full product of two values below 2^64 whose product is below 2^128.
-fn u64_mul_wide(a: vec2<u32>, b: vec2<u32>) -> vec4<u32> {
-  let ll = mul_wide_u32(a.x, b.x);
-  let lh = mul_wide_u32(a.x, b.y);
-  let hl = mul_wide_u32(a.y, b.x);
-  let hh = mul_wide_u32(a.y, b.y);
-  let m1 = i64_add(i64_add(vec2<u32>(ll.y, 0u), vec2<u32>(lh.x, 0u)), vec2<u32>(hl.x, 0u));
-  let m2 = i64_add(i64_add(i64_add(vec2<u32>(lh.y, 0u), vec2<u32>(hl.y, 0u)), hh), vec2<u32>(m1.y, 0u));
-  return vec4<u32>(ll.x, m1.x, m2.x, m2.y);
-}
-
 // Rounds (-1)^s * r * 2^x (r a nonzero 128-bit value, sticky in bit 0).
 fn f64_round128(s: u32, x: i32, r: vec4<u32>, rm: u32) -> vec2<u32> {
   let lz = select(i64_clz(r.zw), 64u + i64_clz(r.xy), all(r.zw == vec2<u32>(0u)));
@@ -147,7 +136,8 @@ fn f64_iszero(a: vec2<u32>) -> bool { return ((a.y & 0x7fffffffu) | a.x) == 0u; 
 // The 53-bit significand of a normal binary64 (hidden bit set).
 fn f64_sig(a: vec2<u32>) -> vec2<u32> { return vec2<u32>(a.x, (a.y & 0xfffffu) | 0x100000u); }
 
-// The exact product of significands below 2^54 and 2^53 (high words below 2^22 and 2^21).
+// The exact product of significands below 2^54 and 2^53 (high words below 2^22 and 2^21): the
+// fast paths' form of u64_mul_wide (int64.wgsl), whose operand bounds leave two carries to track.
 fn f64_sig_mul(a: vec2<u32>, b: vec2<u32>) -> vec4<u32> {
   let ll = mul_wide_u32(a.x, b.x);
   let lh = mul_wide_u32(a.x, b.y);

@@ -40,20 +40,19 @@ fn i64_mul(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   return r;
 }
 
-// High 64 bits of the unsigned 128-bit product.
-fn i64_mulhi_u(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+// The full unsigned 128-bit product of two 64-bit values (f64.wgsl multiplies significands with it).
+fn u64_mul_wide(a: vec2<u32>, b: vec2<u32>) -> vec4<u32> {
   let ll = mul_wide_u32(a.x, b.x);
   let lh = mul_wide_u32(a.x, b.y);
   let hl = mul_wide_u32(a.y, b.x);
   let hh = mul_wide_u32(a.y, b.y);
-  // column 1 (bits 32..63): ll.y + lh.x + hl.x, carries into column 2
-  let c1a = ll.y + lh.x;
-  var carry = select(0u, 1u, c1a < ll.y);
-  let c1 = c1a + hl.x;
-  carry = carry + select(0u, 1u, c1 < c1a);
-  let mid = i64_add(i64_add(vec2<u32>(lh.y, 0u), vec2<u32>(hl.y, 0u)), vec2<u32>(carry, 0u));
-  return i64_add(hh, mid);
+  let m1 = i64_add(i64_add(vec2<u32>(ll.y, 0u), vec2<u32>(lh.x, 0u)), vec2<u32>(hl.x, 0u));
+  let m2 = i64_add(i64_add(i64_add(vec2<u32>(lh.y, 0u), vec2<u32>(hl.y, 0u)), hh), vec2<u32>(m1.y, 0u));
+  return vec4<u32>(ll.x, m1.x, m2.x, m2.y);
 }
+
+// High 64 bits of the unsigned 128-bit product.
+fn i64_mulhi_u(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { return u64_mul_wide(a, b).zw; }
 
 fn i64_mulhi_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
   var r = i64_mulhi_u(a, b);
