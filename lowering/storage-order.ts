@@ -15,7 +15,8 @@
  * that may be global count. Any other instruction with effects on memory counts as a write
  * (what a later opcode adds stays ordered until this list learns it is not a global write).
  */
-import type { BlockId, InstId } from '../src/ir/entities.js';
+import type { BlockId } from '../src/ir/entities.js';
+import { predecessors } from '../src/ir/cfg.js';
 import type { IrFunction } from '../src/ir/function.js';
 import { HAS_EFFECTS, type Inst } from '../src/ir/inst.js';
 
@@ -41,38 +42,26 @@ function accessOf(inst: Inst): Access {
 interface Flags { read: boolean; write: boolean }
 const or = (a: Flags, b: Flags): Flags => ({ read: a.read || b.read, write: a.write || b.write });
 const NONE: Flags = { read: false, write: false };
+const add = (f: Flags, a: Access): Flags => (a ? or(f, { read: a === 'read', write: a === 'write' }) : f);
 
 /** The barrier instructions of `fn` that need storage ordering. */
-export function barriersOrderingStorage(fn: IrFunction): Set<InstId> {
+export function barriersOrderingStorage(fn: IrFunction): Set<Inst> {
   const blocks = fn.blockIds();
-  const own = new Map<BlockId, Flags>();
-  for (const b of blocks) {
-    let f = NONE;
-    for (const id of fn.block(b).insts) {
-      const a = accessOf(fn.inst(id).inst);
-      if (a) f = or(f, { read: a === 'read', write: a === 'write' });
-    }
-    own.set(b, f);
-  }
-  const preds = new Map<BlockId, BlockId[]>(blocks.map((b) => [b, []]));
-  for (const b of blocks) for (const s of fn.successors(b)) preds.get(s.block)?.push(b);
+  const own = new Map<BlockId, Flags>(blocks.map((b) => [b, fn.block(b).insts.reduce((f, id) => add(f, accessOf(fn.inst(id).inst)), NONE)]));
+  const preds = predecessors(fn);
   // before[b]: accesses on some path into b; after[b]: accesses on some path out of b's end
   const before = fixpoint(blocks, (b, get) => (preds.get(b) ?? []).reduce((f, p) => or(f, or(get(p), own.get(p) as Flags)), NONE));
   const after = fixpoint(blocks, (b, get) => fn.successors(b).reduce((f, s) => or(f, or(get(s.block), own.get(s.block) as Flags)), NONE));
-  const out = new Set<InstId>();
+  const out = new Set<Inst>();
   for (const b of blocks) {
-    const insts = fn.block(b).insts;
-    let seen = before.get(b) as Flags;
-    insts.forEach((id, k) => {
-      const inst = fn.inst(id).inst;
-      if (inst.op === 'barrier') {
-        let later = after.get(b) as Flags;
-        for (const next of insts.slice(k + 1)) { const a = accessOf(fn.inst(next).inst); if (a === 'write') later = or(later, { read: false, write: true }); }
-        if (seen.write || (seen.read && later.write)) out.add(id);
-      }
-      const a = accessOf(inst);
-      if (a) seen = or(seen, { read: a === 'read', write: a === 'write' });
-    });
+    const insts = fn.block(b).insts.map((id) => fn.inst(id).inst);
+    // later[k]: accesses after instruction k in the block, then on paths out of it
+    const later: Flags[] = [];
+    insts.reduceRight((f, inst, k) => { later[k] = f; return add(f, accessOf(inst)); }, after.get(b) as Flags);
+    insts.reduce((seen, inst, k) => {
+      if (inst.op === 'barrier' && (seen.write || (seen.read && (later[k] as Flags).write))) out.add(inst);
+      return add(seen, accessOf(inst));
+    }, before.get(b) as Flags);
   }
   return out;
 }

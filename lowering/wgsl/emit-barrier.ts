@@ -1,7 +1,8 @@
 /**
  * `bar`/`barrier` in WGSL. Every form becomes `workgroupBarrier()` (preceded by
  * `storageBarrier()` where global accesses on either side could conflict, since bar.sync also
- * orders global accesses between the threads of the CTA: lowering/storage-order.ts), executed by every thread of the workgroup: the
+ * orders global accesses between the threads of the CTA: lowering/storage-order.ts), executed
+ * by every thread of the workgroup: the
  * convergence pass (lowering/converge.ts) guarantees each barrier is reached in uniform
  * control flow, threads that are not on its path (returned early, on the other side of a
  * branch, done with a loop) arriving with `active` false.
@@ -30,20 +31,18 @@
  */
 import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
-import type { InstOf } from '../../src/ir/inst.js';
+import type { Inst, InstOf } from '../../src/ir/inst.js';
 import type { InstContext } from './expr-context.js';
 import { countsMbarrierEvents, MBAR_EVENTS } from './emit-mbarrier.js';
 import { barriersOrderingStorage } from '../storage-order.js';
-import type { InstId } from '../../src/ir/entities.js';
 
-const storageOrdered = new WeakMap<IrFunction, Set<InstId>>();
+const storageOrdered = new WeakMap<IrFunction, ReadonlySet<Inst>>();
 
 /** Whether barrier `i` needs storageBarrier() (the analysis runs once per function, at its first barrier). */
 function ordersStorage(fn: IrFunction, i: InstOf<'barrier'>): boolean {
   let set = storageOrdered.get(fn);
   if (!set) storageOrdered.set(fn, (set = barriersOrderingStorage(fn)));
-  for (const id of set) if (fn.inst(id).inst === i) return true;
-  return false;
+  return set.has(i);
 }
 
 const COUNTER = 'ptx_bar_count';

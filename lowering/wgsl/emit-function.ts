@@ -21,6 +21,7 @@ import { checkedArith } from './emit-float.js';
 import { planReplayRegions, type ReplayRegion } from './replay-regions.js';
 import { ReplayWriter, UNROLL_MAX, type Cut, type ReplayHost, type ReplayMode } from './emit-replay.js';
 import { warpPaths } from './emit-warp.js';
+import { u32Range } from '../value-range.js';
 import type { BlockId, InstId } from '../../src/ir/entities.js';
 import type { InstData } from '../../src/ir/function.js';
 
@@ -110,41 +111,8 @@ export class FunctionEmitter implements InstContext, ReplayHost {
       base = next;
       bytes = (bytes + Number(BigInt.asIntN(32, k.bits))) | 0;
     }
-    const r = this.range(base, 0);
+    const r = u32Range(this.fn, base);
     return { base, bytes, noWrap: r !== undefined && r[0] + bytes >= 0 && r[1] + bytes < 2 ** 32 };
-  }
-
-  /**
-   * Bounds of u32 value `v` computed without wrapping (so its u32 value is its true value), from
-   * constants, thread indices and sizes, and adds, multiplies and shifts of them; undefined when
-   * not known. Shared-memory tile addresses built from %tid are the case that matters.
-   */
-  private range(v: ValueId, depth: number): readonly [number, number] | undefined {
-    const def = this.fn.defOf(v);
-    if (def === undefined || depth > 12 || !T.isInt(def.type, 32)) return undefined;
-    switch (def.op) {
-      case 'const': { const c = Number(BigInt.asUintN(32, def.bits)); return [c, c]; }
-      case 'special':
-        // generous bounds (blocks have at most 1024 threads): only wrapping matters here
-        if (def.register === 'tid') return [0, 0xffff];
-        if (def.register === 'ntid') return [1, 0x10000];
-        if (def.register === 'laneid') return [0, 31];
-        return undefined;
-      case 'ibinary': {
-        const a = this.range(def.a, depth + 1);
-        const b = a && this.range(def.b, depth + 1);
-        if (!a || !b) return undefined;
-        const r: [number, number] | undefined =
-          def.kind === 'add' ? [a[0] + b[0], a[1] + b[1]]
-            : def.kind === 'mul' ? [a[0] * b[0], a[1] * b[1]]
-              : def.kind === 'shl' && b[0] === b[1] && b[0] < 32 ? [a[0] * 2 ** b[0], a[1] * 2 ** b[0]]
-                : def.kind === 'shr_u' && b[0] === b[1] && b[0] < 32 ? [Math.floor(a[0] / 2 ** b[0]), Math.floor(a[1] / 2 ** b[0])]
-                  : def.kind === 'and' ? [0, Math.min(a[1], b[1])]
-                    : undefined;
-        return r && r[1] < 2 ** 32 ? r : undefined;
-      }
-      default: return undefined;
-    }
   }
 
   /** Whether `v` can be referenced in the block being emitted (a var, a constant, or a `let` of it). */

@@ -170,14 +170,7 @@ export class ReplayWriter {
     h.line(`if (${this.mode === 'always' ? 'true' : failed}) {`);
     h.indent(1);
     if (this.secondChanceWanted) {
-      // the second chance: every member exact after all (a zero that no flush could have made)
-      let z = '';
-      for (const term of this.second) {
-        const t = h.temp('zs');
-        h.line(`let ${t} = ${z ? `${z} & ` : ''}${term};`);
-        z = t;
-      }
-      h.line(`if (!${z}) {`);
+      h.line(`if (!${this.secondChanceTest()}) {`);
       h.indent(1);
     }
     if (loop) this.writeLoop(loop); else this.writeUnrolled();
@@ -203,13 +196,7 @@ export class ReplayWriter {
     if (this.secondChanceWanted) {
       h.line(`if (${fail}) {`);
       h.indent(1);
-      let z = '';
-      for (const term of this.second) {
-        const t = h.temp('zs');
-        h.line(`let ${t} = ${z ? `${z} & ` : ''}${term};`);
-        z = t;
-      }
-      h.line(`${fail} = !${z};`);
+      h.line(`${fail} = !${this.secondChanceTest()};`);
       h.indent(-1);
       h.line('}');
     }
@@ -218,6 +205,18 @@ export class ReplayWriter {
     this.writeUnrolled();
     h.indent(-1);
     h.line('}');
+  }
+
+  /** Writes the second chance's `let` chain (every member exact after all: a zero that no flush could have made); its last name. */
+  private secondChanceTest(): string {
+    const h = this.host;
+    let z = '';
+    for (const term of this.second) {
+      const t = h.temp('zs');
+      h.line(`let ${t} = ${z ? `${z} & ` : ''}${term};`);
+      z = t;
+    }
+    return z;
   }
 
   private readonly asBits = (v: ValueId, text: string): string => (wgslType(this.host.fn.typeOf(v)) === 'f32' ? `bitcast<u32>(${text})` : text);
