@@ -73,7 +73,13 @@ export type BindingLayout =
    * words [count of trapping threads, byte offset in the PTX source of the first trap, 0, 0],
    * zero before each launch; non-zero after it, the launch fails with R004 naming the line.
    */
-  | { readonly kind: 'trap'; readonly binding: number; readonly access: 'read_write' };
+  | { readonly kind: 'trap'; readonly binding: number; readonly access: 'read_write' }
+  /**
+   * Deferred float adds (lowering/deferred-adds.ts): a runtime-owned buffer of two zeroed words
+   * per block (as many blocks as it holds; later blocks add at once), shared by every launch,
+   * which the kernel's epilogue entry point (`CompiledKernel.epilogueEntryPoint`) leaves zeroed.
+   */
+  | { readonly kind: 'deferred-adds'; readonly binding: number; readonly access: 'read_write' };
 
 /**
  * The high word of the addresses of the module's `.global` variables (module-memory.ts), next to
@@ -197,6 +203,12 @@ export interface CompiledKernel {
   readonly wgsl: string;
   /** The WGSL entry point name. */
   readonly entryPoint: string;
+  /**
+   * A second entry point of the same WGSL, with the same bind group, that the runtime
+   * dispatches as a single workgroup right after every launch of the kernel (in the same
+   * compute pass): the deferred float adds' epilogue (lowering/wgsl/emit-deferred-adds.ts).
+   */
+  readonly epilogueEntryPoint?: string;
   /**
    * The PTX source line (1-based) each WGSL line came from, indexed by WGSL line (0-based):
    * set for the lines an instruction wrote, null for declarations, the helper library and the

@@ -60,12 +60,17 @@ export function bindGroupEntries(
   placeholder: (slot: number) => GPUBuffer,
   maxBindingSize: number,
   owned?: (b: OwnedBinding) => GPUBuffer,
+  deferredAdds?: () => GPUBuffer,
 ): GPUBindGroupEntry[] {
   return layout.bindings.map((b, i) => {
     if (b.kind === 'launch-params') return { binding: b.binding, resource: { buffer: uniform } };
     // The context's zeroed 16-byte placeholders fit the lock table exactly; the key -1 is no
     // slot's, so a kernel writing through a null pointer can never leave a lock held.
     if (b.kind === 'atomic-locks') return { binding: b.binding, resource: { buffer: placeholder(ATOMIC_LOCKS_KEY) } };
+    if (b.kind === 'deferred-adds') {
+      if (!deferredAdds) throw launchError(`kernel '${layout.entry}' needs deferred-add slots that this launch does not provide`);
+      return { binding: b.binding, resource: { buffer: deferredAdds() } };
+    }
     if (b.kind === 'module-memory' || b.kind === 'trap') {
       if (!owned) throw launchError(`kernel '${layout.entry}' needs module memory that this launch does not provide`);
       return { binding: b.binding, resource: { buffer: owned(b) } };

@@ -14,6 +14,7 @@ import { AllocationTable, hostBytes, type DeviceBuffer, type DevicePointer, type
 import type { ModuleCompiler, NativeFloat, RuntimeCompiler } from '../src/compile-types.js';
 import { Module, type ModuleOptions } from './module.js';
 import { PipelineCache } from './pipeline-cache.js';
+import { DeferredAddSlots } from './deferred-adds.js';
 import { CommandBatch } from './command-batch.js';
 import type { Logger } from './log.js';
 
@@ -78,6 +79,7 @@ export class Context implements LaunchEnv {
   readonly pipelines: PipelineCache;
   readonly batch: CommandBatch;
   private readonly placeholders = new Map<number, GPUBuffer>();
+  private readonly deferredAddSlots: DeferredAddSlots;
 
   /** Whether WGSL fma() is fused on this device (probeFusedFma). */
   readonly fusedFma: boolean;
@@ -103,6 +105,7 @@ export class Context implements LaunchEnv {
     this.memory = new AllocationTable(device);
     this.pipelines = new PipelineCache(device, settings.log);
     this.batch = new CommandBatch(device, this.monitor);
+    this.deferredAddSlots = new DeferredAddSlots(device);
   }
 
   /** Before a queue operation: sticky errors first, then the launches recorded before it. */
@@ -181,7 +184,12 @@ export class Context implements LaunchEnv {
     this.memory.freeAll();
     for (const p of this.placeholders.values()) p.destroy();
     this.placeholders.clear();
+    this.deferredAddSlots.destroy();
     this.monitor.dispose();
+  }
+
+  deferredAdds(blocks: number): GPUBuffer {
+    return this.deferredAddSlots.buffer(blocks);
   }
 
   placeholder(binding: number): GPUBuffer {

@@ -39,6 +39,8 @@ export interface LaunchEnv {
   readonly subgroups?: ReliableSubgroups | undefined;
   /** A small buffer bound in place of a null pointer, distinct per binding index. */
   placeholder(binding: number): GPUBuffer;
+  /** The zeroed slot array of deferred float adds for a launch of `blocks` blocks (runtime/deferred-adds.ts). */
+  deferredAdds(blocks: number): GPUBuffer;
 }
 
 /** The source of a kernel's alias variants (a Module). */
@@ -179,7 +181,7 @@ export class KernelFunction {
     }
   }
 
-  private submit(p: PreparedLaunch, { pipeline, unverified }: LaunchPipeline): void {
+  private submit(p: PreparedLaunch, { pipeline, epilogue, unverified }: LaunchPipeline): void {
     const { batch } = this.env;
     const uniform = this.uniformFor(p.kernel, p.uniforms);
     const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
@@ -192,6 +194,11 @@ export class KernelFunction {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindGroup);
     pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
+    if (epilogue) {
+      // same bind group: the epilogue is a second entry point of the kernel's WGSL
+      pass.setPipeline(epilogue);
+      pass.dispatchWorkgroups(1);
+    }
     if (!trapRecord) {
       batch.recorded();
       return;
@@ -232,7 +239,8 @@ export class KernelFunction {
   private bindGroupFor(p: PreparedLaunch, uniform: GPUBuffer, owned: (b: OwnedBinding) => GPUBuffer): GPUBindGroup {
     const { device, pipelines } = this.env;
     const placeholder = (binding: number): GPUBuffer => this.env.placeholder(binding);
-    const entries = bindGroupEntries(p.kernel.layout, uniform, p.allocationOf, placeholder, device.limits.maxStorageBufferBindingSize, owned);
+    const blocks = p.shape.grid[0] * p.shape.grid[1] * p.shape.grid[2];
+    const entries = bindGroupEntries(p.kernel.layout, uniform, p.allocationOf, placeholder, device.limits.maxStorageBufferBindingSize, owned, () => this.env.deferredAdds(blocks));
     const key = entries.map((e) => bufferSerial((e.resource as GPUBufferBinding).buffer)).join(',');
     let groups = this.bindGroups.get(p.kernel);
     if (!groups) { groups = new Map(); this.bindGroups.set(p.kernel, groups); }

@@ -36,11 +36,15 @@ interface KernelPipelines {
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly pipelines: Map<string, ShapePipeline>;
   readonly pending: Map<string, Promise<GPUComputePipeline>>;
+  /** The pipeline of CompiledKernel.epilogueEntryPoint (no override constants, one per kernel). */
+  readonly epilogue: GPUComputePipeline | undefined;
 }
 
 /** A pipeline for a launch; `unverified` while its creation may still turn out to have failed. */
 export interface LaunchPipeline {
   readonly pipeline: GPUComputePipeline;
+  /** Dispatched as one workgroup after the kernel, with its bind group (CompiledKernel.epilogueEntryPoint). */
+  readonly epilogue?: GPUComputePipeline | undefined;
   readonly unverified: PipelineStatus | undefined;
 }
 
@@ -94,7 +98,7 @@ export class PipelineCache {
       k.pipelines.set(key, entry);
     }
     if (entry.failure) throw entry.failure;
-    return { pipeline: entry.pipeline, unverified: entry.unverified };
+    return { pipeline: entry.pipeline, epilogue: k.epilogue, unverified: entry.unverified };
   }
 
   /** The pipeline, compiled off the main thread if new; the kernel's compile error is thrown here. */
@@ -143,10 +147,14 @@ export class PipelineCache {
       if (this.log) void logCompilerMessages(module, kernel.layout.entry, this.log);
       const bindGroupLayout = this.device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout), label });
       const layout = this.device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout], label });
+      const epilogue = kernel.epilogueEntryPoint
+        ? this.scoped(() => this.device.createComputePipeline({ label: `${label} epilogue`, layout, compute: { module, entryPoint: kernel.epilogueEntryPoint as string } }))
+        : undefined;
       const created: KernelPipelines = {
-        module, layout, bindGroupLayout, failure: undefined, pipelines: new Map(), pending: new Map(),
-        compiled: error.then(async (e) => {
-          const failure = e ? await wgslCompileError(kernel, module, e) : undefined;
+        module, layout, bindGroupLayout, failure: undefined, pipelines: new Map(), pending: new Map(), epilogue: epilogue?.result,
+        // the epilogue's creation error counts as the module's: no launch of the kernel can run without it
+        compiled: Promise.all([error, epilogue?.error]).then(async ([e, ee]) => {
+          const failure = e ?? ee ? await wgslCompileError(kernel, module, (e ?? ee) as string) : undefined;
           created.failure = failure;
           return failure;
         }),

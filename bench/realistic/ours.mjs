@@ -6,6 +6,7 @@
 // the table.
 //   node bench/realistic/ours.mjs <native-dir> [name-filter, alternatives separated by |] [--small] [--float=ftz] [--pass=N] [--dump=DIR]
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { compile } from '../../dist/src/index.js';
 import { runtimeCompiler } from '../../dist/src/runtime-compiler.js';
 import { createContextWith } from '../../dist/runtime/context.js';
@@ -15,6 +16,10 @@ import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
 import { planDispatch } from '../../dist/runtime/grid.js';
 import { timeDispatches } from '../raw-dispatch.mjs';
 import { ARRAY, allocateArgs, median, shrink, warmUp } from './inputs.mjs';
+
+// GC pauses of this process (ms), to tell them from the device's stalls in the end-to-end times
+let gcMs = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) gcMs += e.duration; }).observe({ entryTypes: ['gc'] });
 
 const [nativeDir = '/tmp/bench-native', only = ''] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const small = process.argv.includes('--small');
@@ -104,28 +109,43 @@ for (const [k, spec0] of specs.entries()) {
     await warmUp(() => fn.launch(shape, args), () => ctx.memcpyDtoH(probe, out));
     row.e2e_ms = {};
     if (single > 1000) { row.e2e_ms[1] = single; throw Object.assign(new Error('slow'), { slow: true }); } // one launch is the figure
+    // each figure is the median of five runs of the loop: a stall of tens of ms (a GC pause, or a
+    // read-back that waits long) hits one run in several. e2e_split keeps, per run, where the time
+    // went (below), for runs whose end-to-end time strays from the shader's.
+    row.e2e_split = {};
     for (const sync of [1, 10, 100]) {
       if (sync > total) continue;
       const runs = [];
-      for (let r = 0; r < 3; r++) {
+      row.e2e_split[sync] = [];
+      for (let r = 0; r < 5; r++) {
+        let inLaunch = 0, inWait = 0, longest = 0;
+        const gcBefore = gcMs;
         t0 = performance.now();
-        for (let i = 1; i <= total; i++) { fn.launch(shape, args); if (i % sync === 0) await ctx.memcpyDtoH(probe, out); }
+        for (let i = 1; i <= total; i++) {
+          const a = performance.now(); fn.launch(shape, args); const b = performance.now(); inLaunch += b - a;
+          if (i % sync === 0) { await ctx.memcpyDtoH(probe, out); inWait += performance.now() - b; }
+          longest = Math.max(longest, performance.now() - a);
+        }
         runs.push((performance.now() - t0) / total);
+        // per launch: in launch(), waiting; the longest iteration and the run's GC pauses (ms)
+        row.e2e_split[sync].push([+(inLaunch / total).toFixed(4), +(inWait / total).toFixed(4), +longest.toFixed(3), +(gcMs - gcBefore).toFixed(3)]);
       }
       row.e2e_ms[sync] = median(runs);
     }
-    // the shader alone: the launched WGSL, its own buffers (the same inputs), timestamps; kernels
-    // that bind module memory (constant filters) are timed end to end only
-    if (kernel.layout.bindings.some((b) => b.kind !== 'launch-params' && b.kind !== 'global-slot')) throw Object.assign(new Error('module memory'), { slow: true });
+    // the shader alone: the launched WGSL, its own buffers (the same inputs), timestamps; module
+    // memory is the module's buffer, runtime-owned buffers (trap record, locks, deferred-add
+    // slots) zeroed ones, and a kernel with an epilogue has it dispatched after each launch
     const raw = [];
     const module = device.createShaderModule({ code: kernel.wgsl });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
+    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [bgl] });
     t0 = performance.now();
     const pipeline = await device.createComputePipelineAsync({
-      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+      layout: pipelineLayout,
       compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], spec.shared ?? 0) },
     });
     row.pipeline_ms = performance.now() - t0;
+    const epilogue = kernel.epilogueEntryPoint ? await device.createComputePipelineAsync({ layout: pipelineLayout, compute: { module, entryPoint: kernel.epilogueEntryPoint } }) : undefined;
     const g3 = [spec.grid[0], spec.grid[1] ?? 1, spec.grid[2] ?? 1];
     const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
     const values = args.map((v, j) => (host[j] ? 0n : v));
@@ -133,14 +153,25 @@ for (const [k, spec0] of specs.entries()) {
     const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(ub, 0, u); raw.push(ub);
     const entries = [{ binding: 0, resource: { buffer: ub } }];
-    for (const b of kernel.layout.bindings.filter((x) => x.kind === 'global-slot')) {
-      const h = host[b.param];
-      const gb = device.createBuffer({ size: Math.max(16, Math.ceil(h.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      device.queue.writeBuffer(gb, 0, h.buffer, h.byteOffset, h.byteLength);
+    for (const b of kernel.layout.bindings) {
+      if (b.kind === 'launch-params') continue;
+      let gb;
+      if (b.kind === 'global-slot') {
+        const h = host[b.param];
+        gb = device.createBuffer({ size: Math.max(16, Math.ceil(h.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+        device.queue.writeBuffer(gb, 0, h.buffer, h.byteOffset, h.byteLength);
+      } else if (b.kind === 'module-memory') {
+        // the module's own buffer, holding the symbols copied to it (a constant filter)
+        entries.push({ binding: b.binding, resource: { buffer: mod.owned(b) } });
+        continue;
+      } else {
+        const blocks = g3[0] * g3[1] * g3[2];
+        gb = device.createBuffer({ size: b.kind === 'deferred-adds' ? Math.max(8192, 2 ** Math.ceil(Math.log2(Math.min(blocks, 1 << 16) * 8))) : 16, usage: GPUBufferUsage.STORAGE });
+      }
       raw.push(gb); entries.push({ binding: b.binding, resource: { buffer: gb } });
     }
     const bg = device.createBindGroup({ layout: bgl, entries });
-    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], Math.max(2, Math.min(20, Math.round(100 / Math.max(single, 1)))), 3);
+    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], Math.max(2, Math.min(20, Math.round(100 / Math.max(single, 1)))), 3, epilogue);
     row.shader_ms = t.ms; row.timer = t.timer;
     raw.forEach((b) => b.destroy());
   } catch (e) {

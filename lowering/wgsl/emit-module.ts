@@ -16,7 +16,8 @@ import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
 import { mbarrierDeclarations } from './emit-mbarrier.js';
-import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
+import { atomicLockDeclarations, deferredIn, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
+import { deferredAddsDeclarations } from './emit-deferred-adds.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
 import type { MatrixReport } from '../matrix-path.js';
@@ -148,9 +149,15 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));
+  const entryPoint = entryPointName(fn.name);
+  const deferred = deferredIn(fn);
+  const epilogueEntryPoint = deferred ? `${entryPoint}_deferred_adds` : undefined;
+  if (deferred && epilogueEntryPoint) {
+    const target = deferred.region.kind === 'slot' ? slotNames[deferred.region.slot] as string : 'ptx_globals';
+    decls.push(...deferredAddsDeclarations(target, epilogueEntryPoint, bindings));
+  }
   if (laneId) decls.push('var<private> ptx_sg_lane: u32;');
 
-  const entryPoint = entryPointName(fn.name);
   const head = [
     ['@compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)', ...warpDecls.attributes].join(' '),
     `fn ${entryPoint}(@builtin(local_invocation_id) ptx_tid: vec3<u32>, @builtin(local_invocation_index) ptx_tid_linear: u32, @builtin(workgroup_id) ptx_wid: vec3<u32>${laneId ? ', @builtin(subgroup_invocation_id) ptx_sg_lane_in: u32' : ''}) {`,
@@ -183,7 +190,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),
   };
-  return { layout, wgsl, entryPoint, lineMap };
+  return { layout, wgsl, entryPoint, lineMap, ...(epilogueEntryPoint ? { epilogueEntryPoint } : {}) };
 }
 
 /** CompiledKernel.lineMap: null for every line before the body, the instruction's PTX line for body lines. */
