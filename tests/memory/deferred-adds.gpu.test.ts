@@ -123,7 +123,7 @@ describe('deferred adds on the device', () => {
     const weights = Float32Array.from({ length: n }, () => Math.floor(rand() * 17) - 8); // integers: every order sums exactly
     const start = Float32Array.from({ length: nbins }, (_, b) => 100 * b - 250);
     const want = Array.from(start);
-    for (let i = 0; i < n; i++) want[(keys[i] as number) % nbins] += weights[i] as number;
+    for (let i = 0; i < n; i++) { const bin = (keys[i] as number) % nbins; want[bin] = (want[bin] as number) + (weights[i] as number); }
     const [dk, dw, dbins] = [ctx.malloc(n * 4), ctx.malloc(n * 4), ctx.malloc(nbins * 4)];
     ctx.memcpyHtoD(dk, keys); ctx.memcpyHtoD(dw, weights); ctx.memcpyHtoD(dbins, start);
     mod.getFunction('weighted_histogram').launch({ grid: Math.ceil(n / threads), block: threads }, [dk, dw, dbins, nbins, n]);
