@@ -299,7 +299,8 @@ export function convert(cx: ExprContext, i: InstOf<'convert'>): string {
       return bitsOut(cx, to, narrowed, i.ftz, i.sat, i);
     }
     // to f32: exact (a half widens exactly, f32 to f32 only rounds to an integer), NaNs canonical
-    return bitsOut(cx, to, cx.call('f32r_canon_bits', u), i.ftz, i.sat);
+    // (.sat sends NaN to +0 itself)
+    return bitsOut(cx, to, i.sat ? u : cx.call('f32r_canon_bits', u), i.ftz, i.sat);
   }
   return cx.unsupported(`cvt from ${T.typeName(from)} to ${T.typeName(to)}`);
 }
