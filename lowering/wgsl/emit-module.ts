@@ -18,6 +18,7 @@ import { barrierDeclarations } from './emit-barrier.js';
 import { mbarrierDeclarations } from './emit-mbarrier.js';
 import { atomicLockDeclarations, deferredIn, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
 import { deferredAddsDeclarations } from './emit-deferred-adds.js';
+import { regionPlace } from './emit-memory.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
 import type { MatrixReport } from '../matrix-path.js';
@@ -153,8 +154,8 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const deferred = deferredIn(fn);
   const epilogueEntryPoint = deferred ? `${entryPoint}_deferred_adds` : undefined;
   if (deferred && epilogueEntryPoint) {
-    const target = deferred.region.kind === 'slot' ? slotNames[deferred.region.slot] as string : 'ptx_globals';
-    decls.push(...deferredAddsDeclarations(target, epilogueEntryPoint, bindings));
+    const target = regionPlace(memory, deferred.region);
+    if (target) decls.push(...deferredAddsDeclarations(target.name, epilogueEntryPoint, bindings));
   }
   if (laneId) decls.push('var<private> ptx_sg_lane: u32;');
 

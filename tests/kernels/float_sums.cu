@@ -25,7 +25,8 @@ extern "C" __global__ void weighted_histogram(const int* __restrict__ keys, cons
   if (i < n) atomicAdd(&bins[keys[i] % nbins], weights[i]);
 }
 
-extern "C" __global__ void count_blocks(float* count, float step) {
+// The step comes first: the count's slot (0) is not its parameter index (1).
+extern "C" __global__ void count_blocks(float step, float* count) {
   if (threadIdx.x == 0) atomicAdd(count, step);
 }
 

@@ -136,7 +136,7 @@ describe('deferred adds on the device', () => {
     const mod = ctx.loadModule(SRC);
     const dcount = ctx.malloc(4);
     ctx.memcpyHtoD(dcount, Float32Array.of(-3));
-    mod.getFunction('count_blocks').launch({ grid: 70000, block: 32 }, [dcount, 2]);
+    mod.getFunction('count_blocks').launch({ grid: 70000, block: 32 }, [2, dcount]);
     const count = new Float32Array(1).fill(NaN);
     await ctx.memcpyDtoH(count, dcount);
     expect(count[0]).toBe(-3 + 2 * 70000);
