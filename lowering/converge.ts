@@ -85,6 +85,13 @@ interface Ctx {
 
 interface Out { readonly stmts: Stmt[]; readonly cur: ValueId | null; readonly flagged: boolean }
 
+/** Per statement of the original tree: whether it holds a collective, and how it escapes. */
+interface TreeFacts { readonly collective: WeakMap<Stmt, boolean>; readonly escapes: WeakMap<Stmt, Escapes> }
+
+function newTreeFacts(): TreeFacts {
+  return { collective: new WeakMap(), escapes: new WeakMap() };
+}
+
 class Walk {
   /** Values this walk found non-uniform (the fixpoint's next input). */
   readonly found = new Set<ValueId>();
@@ -101,8 +108,8 @@ class Walk {
   private holder: BlockId | null = null;
   private readonly consts = new Map<string, ValueId>();
   private fake = 0;
-  private readonly collectiveMemo = new WeakMap<Stmt, boolean>();
-  private readonly escapeMemo = new WeakMap<Stmt, Escapes>();
+  private readonly collectiveMemo: WeakMap<Stmt, boolean>;
+  private readonly escapeMemo: WeakMap<Stmt, Escapes>;
 
   constructor(
     private readonly fn: IrFunction,
@@ -113,7 +120,12 @@ class Walk {
     private readonly stateNonUniform: boolean,
     /** Use lists of the function as structurize left it, before any block is split (dry walks change nothing, so every round shares one). */
     private readonly uses: ReadonlyMap<ValueId, readonly Use[]>,
-  ) {}
+    /** Facts of the tree as structurize left it: dry walks change nothing, so every round shares them. */
+    memo: TreeFacts = newTreeFacts(),
+  ) {
+    this.collectiveMemo = memo.collective;
+    this.escapeMemo = memo.escapes;
+  }
 
   body(stmts: readonly Stmt[]): Stmt[] {
     const out = this.list(stmts, { cur: null, dead: true, predicated: false, loop: null, after: false, afterIter: false, local: null, keep: new Set() });
@@ -206,9 +218,12 @@ class Walk {
     const out: Stmt[] = [];
     let cur = ctx.cur;
     let flagged = false;
+    // Whether a collective follows each statement, from the end: asking it of every suffix
+    // made long straight-line bodies quadratic.
+    const later: boolean[] = new Array<boolean>(stmts.length).fill(false);
+    for (let i = stmts.length - 1; i > 0; i--) later[i - 1] = later[i] || this.hasCollective(stmts[i] as Stmt);
     for (const [i, s] of stmts.entries()) {
-      const later = stmts.slice(i + 1).some((x) => this.hasCollective(x));
-      const r = this.stmt(s, { ...ctx, cur, after: ctx.after || later, afterIter: ctx.afterIter || later });
+      const r = this.stmt(s, { ...ctx, cur, after: ctx.after || (later[i] as boolean), afterIter: ctx.afterIter || (later[i] as boolean) });
       out.push(...r.stmts, ...this.takePending());
       cur = r.cur;
       flagged ||= r.flagged;
@@ -637,8 +652,9 @@ export const converge: Pass = {
     let nonUniform = new Set<ValueId>();
     let exitNU = false;
     let stateNU = false;
+    const facts = newTreeFacts();
     for (let round = 0; ; round++) {
-      const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU, uses);
+      const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU, uses, facts);
       w.body(structured.body);
       const grown = [...w.found].some((v) => v >= 0 && !nonUniform.has(v)) || (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
       if (!grown) {

@@ -29,7 +29,7 @@
 import { DiagnosticCode } from '../src/diagnostics/diagnostic.js';
 import type { Span } from '../src/diagnostics/span.js';
 import type { BlockId, InstId, ValueId } from '../src/ir/entities.js';
-import { mapTerminator, type IrFunction, type Terminator } from '../src/ir/function.js';
+import { mapTerminator, type BlockData, type IrFunction, type Terminator } from '../src/ir/function.js';
 import { mapOperands, operandsOf, type Inst, type InstOf } from '../src/ir/inst.js';
 import { bitWidth, type IrType } from '../src/ir/types.js';
 import { predecessors } from '../src/ir/cfg.js';
@@ -46,9 +46,13 @@ export const inlineCalls: Pass = {
   run(fn: IrFunction, cx: PassContext): void {
     const funcs = new Map(cx.module.functions.filter((f) => !f.isEntry).map((f) => [f.name, f]));
     if (!findCycles(fn, funcs, cx)) return;
+    // Blocks before the last site's block have no calls left, and inlining only appends
+    // blocks: each search resumes there instead of rescanning the kernel per call.
+    let from = 0;
     for (let count = 0; ; count++) {
-      const site = firstCall(fn);
-      if (!site) { removeUnreadStores(fn); return; }
+      const site = firstCall(fn, from);
+      if (site === undefined) { removeUnreadStores(fn); return; }
+      from = fn.inst(site).block;
       if (count >= MAX_INLINED_CALLS) {
         cx.diagnostics.push({ code: DiagnosticCode.LowerLimit, severity: 'error', span: fn.inst(site).span, message: `kernel \`${fn.name}\` makes more than ${MAX_INLINED_CALLS} calls once inlined` });
         return;
@@ -58,8 +62,9 @@ export const inlineCalls: Pass = {
   },
 };
 
-function firstCall(fn: IrFunction): InstId | undefined {
-  for (const b of fn.blockIds()) for (const id of fn.block(b).insts) if (fn.inst(id).inst.op === 'call') return id;
+/** The first call in block order, from block `from` on. */
+function firstCall(fn: IrFunction, from: number): InstId | undefined {
+  for (let b = from; b < fn.blocks.length; b++) for (const id of (fn.blocks[b] as BlockData).insts) if (fn.inst(id).inst.op === 'call') return id;
   return undefined;
 }
 
@@ -174,8 +179,15 @@ function inlineAt(fn: IrFunction, site: InstId, funcs: ReadonlyMap<string, IrFun
     fn.block(nb).term = remapBlocks(mapped, blocks);
   }
   fn.block(before).term = { op: 'jump', target: { block: blocks.get(callee.entry) as BlockId, args: [] }, span };
-  forwardArguments(fn, before, call, copied);
-  forwardReturns(fn, after, call, [...blocks.values()].filter((b) => fn.block(b).term?.op === 'jump' && (fn.block(b).term as Extract<Terminator, { op: 'jump' }>).target.block === after));
+  // One walk judges the argument and return variables together: forwarding a load does not
+  // change which variables are private (the value it forwards was stored by a store that
+  // stays, so any variable that value's address derives from has escaped already).
+  const symbolsOf = (values: readonly ValueId[]): string[] => values.flatMap((a) => { const s = slotOf(fn, a); return s ? [s.symbol] : []; });
+  const argSymbols = symbolsOf(call.args);
+  const returnSymbols = symbolsOf(call.returns);
+  const privateSymbols = private_(fn, [...argSymbols, ...returnSymbols]);
+  forwardArguments(fn, before, argSymbols.filter((s) => privateSymbols.has(s)), copied);
+  forwardReturns(fn, after, new Set(returnSymbols.filter((s) => privateSymbols.has(s))), [...blocks.values()].filter((b) => fn.block(b).term?.op === 'jump' && (fn.block(b).term as Extract<Terminator, { op: 'jump' }>).target.block === after));
 }
 
 /** Drops stores to private local variables that nothing reads any more (forwarded `.param`s). */
@@ -343,10 +355,10 @@ function straightLineTo(fn: IrFunction, block: BlockId): BlockId[] {
   return chain;
 }
 
-function forwardArguments(fn: IrFunction, before: BlockId, call: InstOf<'call'>, copied: readonly InstId[]): void {
+/** `symbols`: the call's private argument variables. */
+function forwardArguments(fn: IrFunction, before: BlockId, symbols: readonly string[], copied: readonly InstId[]): void {
   const known: Stored = new Map();
-  const symbols = call.args.flatMap((a) => { const s = slotOf(fn, a); return s ? [s.symbol] : []; });
-  for (const s of private_(fn, symbols)) known.set(s, new Map());
+  for (const s of symbols) known.set(s, new Map());
   if (known.size === 0) return;
   for (const b of straightLineTo(fn, before)) {
     for (const id of fn.block(b).insts) {
@@ -369,8 +381,8 @@ function forwardArguments(fn: IrFunction, before: BlockId, call: InstOf<'call'>,
   }
 }
 
-function forwardReturns(fn: IrFunction, after: BlockId, call: InstOf<'call'>, exits: readonly BlockId[]): void {
-  const symbols = private_(fn, call.returns.flatMap((r) => { const s = slotOf(fn, r); return s ? [s.symbol] : []; }));
+/** `symbols`: the call's private return variables. */
+function forwardReturns(fn: IrFunction, after: BlockId, symbols: ReadonlySet<string>, exits: readonly BlockId[]): void {
   if (symbols.size === 0 || exits.length === 0) return;
   // What each `ret` block leaves in the return variables.
   const left = exits.map((b) => {

@@ -336,8 +336,28 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   matrix_stage: false, matrix_unstage: false,
 };
 
-/** The value operands of an instruction, in order (nulls skipped). */
+/**
+ * The value operands of an instruction, in order (nulls skipped). The passes ask this of
+ * every instruction several times per compile: the fixed shapes that make up most of a kernel
+ * read their fields by name, since reading them through OPERANDS' field names is a keyed load
+ * on objects of dozens of shapes, about twice as slow (tests/compiler/operands.test.ts checks
+ * both ways agree for every op).
+ */
 export function operandsOf(inst: Inst): ValueId[] {
+  switch (inst.op) {
+    case 'const': case 'undef': case 'special': case 'address_of': case 'fence': case 'matrix_fill': return [];
+    case 'bitcast': case 'extract': case 'iunary': case 'extend': case 'truncate': case 'funary': case 'convert': case 'cvta': case 'matrix_unstage': return [inst.value];
+    case 'ibinary': case 'mul_wide': case 'icmp': case 'fbinary': case 'fcmp': return [inst.a, inst.b];
+    case 'fma': case 'matrix_mma': return [inst.a, inst.b, inst.c];
+    case 'select': return [inst.cond, inst.a, inst.b];
+    case 'load': return [inst.address];
+    case 'store': return [inst.address, inst.value];
+    default: return operandFields(inst);
+  }
+}
+
+/** operandsOf through OPERANDS, for any instruction. */
+export function operandFields(inst: Inst): ValueId[] {
   const out: ValueId[] = [];
   const rec = inst as unknown as Record<string, ValueId | readonly ValueId[] | null>;
   const fields = OPERANDS[inst.op] as readonly string[];
