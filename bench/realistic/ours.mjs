@@ -13,6 +13,7 @@ import { createContextWith } from '../../dist/runtime/context.js';
 import { packUniforms } from '../../dist/runtime/params.js';
 import { overrideConstants } from '../../dist/runtime/pipeline-cache.js';
 import { bindGroupLayoutEntries } from '../../dist/runtime/bindings.js';
+import { DeferredAddSlots } from '../../dist/runtime/deferred-adds.js';
 import { planDispatch } from '../../dist/runtime/grid.js';
 import { timeDispatches } from '../raw-dispatch.mjs';
 import { ARRAY, allocateArgs, median, shrink, warmUp } from './inputs.mjs';
@@ -165,8 +166,7 @@ for (const [k, spec0] of specs.entries()) {
         entries.push({ binding: b.binding, resource: { buffer: mod.owned(b) } });
         continue;
       } else {
-        const blocks = g3[0] * g3[1] * g3[2];
-        gb = device.createBuffer({ size: b.kind === 'deferred-adds' ? Math.max(8192, 2 ** Math.ceil(Math.log2(Math.min(blocks, 1 << 16) * 8))) : 16, usage: GPUBufferUsage.STORAGE });
+        gb = b.kind === 'deferred-adds' ? new DeferredAddSlots(device).buffer(g3[0] * g3[1] * g3[2]) : device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
       }
       raw.push(gb); entries.push({ binding: b.binding, resource: { buffer: gb } });
     }

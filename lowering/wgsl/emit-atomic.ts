@@ -37,20 +37,10 @@ import * as T from '../../src/ir/types.js';
 import { LAUNCH_HEADER_BYTES, MODULE_GLOBAL_TAG, type BindingLayout } from '../layout.js';
 import { GENERIC_TAG } from '../pass.js';
 import type { Place } from './emit-memory.js';
-import { deferredAdds, type DeferredAdds } from '../deferred-adds.js';
-import { deferredAdd } from './emit-deferred-adds.js';
+import { deferredAdd, deferredIn } from './emit-deferred-adds.js';
 import type { ExprContext } from './expr-context.js';
 
 type Atomic = InstOf<'atomic'>;
-
-const deferred = new WeakMap<IrFunction, DeferredAdds | null>();
-
-/** The function's deferred float adds (lowering/deferred-adds.ts), analysed once per function. */
-export function deferredIn(fn: IrFunction): DeferredAdds | undefined {
-  let d = deferred.get(fn);
-  if (d === undefined) deferred.set(fn, (d = deferredAdds(fn) ?? null));
-  return d ?? undefined;
-}
 type Cx = ExprContext & { readonly fn: IrFunction };
 
 /** Which lock table guards 64-bit atomics on a memory (shared or global). */
@@ -69,12 +59,12 @@ export function emitAtomic(cx: Cx, p: Place, i: Atomic): string {
   if (p.hi === undefined && p.name === 'ptx_local') return plainAtomic(cx, p, i);
   if (p.hi === undefined && p.view !== 'atomic<u32>') return cx.unsupported(`atom/red on ${p.name}, which is not viewed as atomic words`);
   const o = p.hi !== undefined ? `${cx.ref(i.address)}.x` : cx.ref(i.address);
-  if (p.hi === undefined && deferredIn(cx.fn)?.adds.has(i)) {
-    const m: AtomicMemory = { name: p.name, locks: 'ptx_atom_locks_g' };
+  if (p.hi === undefined) {
+    const m: AtomicMemory = { name: p.name, locks: p.name === 'ptx_shared' ? 'ptx_atom_locks_s' : 'ptx_atom_locks_g' };
+    if (!deferredIn(cx.fn)?.adds.has(i)) return finish(i, atomicOn(cx, m, i, o));
     deferredAdd(cx, o, rawBits(cx, i, cx.ref(i.value)), () => { atomicOn(cx, m, i, o); });
-    return zero(i.type);
+    return zero(i.type); // nothing reads a deferred add's old value
   }
-  if (p.hi === undefined) return finish(i, atomicOn(cx, { name: p.name, locks: p.name === 'ptx_shared' ? 'ptx_atom_locks_s' : 'ptx_atom_locks_g' }, i, o));
   // the allocation is known only at run time: one branch per atomic memory it may be in
   const cases = dynamicCases(cx.fn, p.hi);
   if (cases.length === 0) return cx.unsupported('atom/red through a pointer that can reach no shared or global memory');

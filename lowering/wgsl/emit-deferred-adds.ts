@@ -18,10 +18,21 @@
  * (Inf - Inf is one); if a test fails, the chunk is added again through the exact function. The
  * slots past a chunk's end read as +0, which leaves the nonzero sums of the fast path unchanged.
  */
+import type { IrFunction } from '../../src/ir/function.js';
+import { deferredAdds, type DeferredAdds } from '../deferred-adds.js';
 import type { BindingLayout } from '../layout.js';
 import type { ExprContext } from './expr-context.js';
 
 export const DEFERRED_ADDS = 'ptx_deferred_adds';
+
+const analysed = new WeakMap<IrFunction, DeferredAdds | null>();
+
+/** The function's deferred float adds (lowering/deferred-adds.ts), analysed once per function. */
+export function deferredIn(fn: IrFunction): DeferredAdds | undefined {
+  let d = analysed.get(fn);
+  if (d === undefined) analysed.set(fn, (d = deferredAdds(fn) ?? null));
+  return d ?? undefined;
+}
 /** Slots one epilogue step copies; a multiple of the epilogue's 256 invocations and of 32. */
 const CHUNK = 1024;
 

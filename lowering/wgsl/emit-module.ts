@@ -16,8 +16,8 @@ import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
 import { mbarrierDeclarations } from './emit-mbarrier.js';
-import { atomicLockDeclarations, deferredIn, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
-import { deferredAddsDeclarations } from './emit-deferred-adds.js';
+import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
+import { deferredAddsDeclarations, deferredIn } from './emit-deferred-adds.js';
 import { regionPlace } from './emit-memory.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
@@ -152,11 +152,9 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   decls.push(...atomicLockDeclarations(fe.library, bindings));
   const entryPoint = entryPointName(fn.name);
   const deferred = deferredIn(fn);
-  const epilogueEntryPoint = deferred ? `${entryPoint}_deferred_adds` : undefined;
-  if (deferred && epilogueEntryPoint) {
-    const target = regionPlace(memory, deferred.region);
-    if (target) decls.push(...deferredAddsDeclarations(target.name, epilogueEntryPoint, bindings));
-  }
+  const target = deferred && regionPlace(memory, deferred.region);
+  const epilogueEntryPoint = target ? `${entryPoint}_deferred_adds` : undefined;
+  if (target && epilogueEntryPoint) decls.push(...deferredAddsDeclarations(target.name, epilogueEntryPoint, bindings));
   if (laneId) decls.push('var<private> ptx_sg_lane: u32;');
 
   const head = [
