@@ -93,17 +93,27 @@ function provenance(fn: IrFunction, pointerBits: number): Map<ValueId, Provenanc
   return prov;
 }
 
-/** `matrix`: a subgroup matrix access, which needs the region viewed as an array of its elements. */
-interface Access { readonly bytes: number; readonly store: boolean; readonly atomic: boolean; readonly matrix?: 'f16' | 'f32' }
+/**
+ * `matrix`: a subgroup matrix access, which needs the region viewed as an array of its elements.
+ * `ldmatrix`: an mma operand read from a shared tile (`matrix_ldmatrix`), which can load it as
+ * a matrix where the region is viewed as halves. `rmw`: an atomic read-modify-write (atomics and
+ * mbarriers), where a sub-word store (`atomic` too) only needs its neighbours kept. `dynamic`:
+ * an access whose region is known only at run time (the `ptx_dyn_*` helpers read words).
+ */
+interface Access {
+  readonly bytes: number; readonly store: boolean; readonly atomic: boolean; readonly rmw?: boolean;
+  readonly matrix?: 'f16' | 'f32'; readonly ldmatrix?: boolean; readonly dynamic?: boolean;
+}
 
 function accessOf(inst: Inst): Access {
   if (inst.op === 'matrix_load' || inst.op === 'matrix_store') {
     return { bytes: 4, store: inst.op === 'matrix_store', atomic: false, matrix: matrixBits(inst) === 16 ? 'f16' : 'f32' };
   }
+  if (inst.op === 'matrix_ldmatrix') return { bytes: 16, store: false, atomic: false, ldmatrix: true };
   // An mbarrier object is two words updated with atomics (lowering/wgsl/emit-mbarrier.ts).
-  if (inst.op === 'mbarrier' || inst.op === 'mbarrier_wait') return { bytes: 8, store: true, atomic: true };
+  if (inst.op === 'mbarrier' || inst.op === 'mbarrier_wait') return { bytes: 8, store: true, atomic: true, rmw: true };
   const bytes = Math.max(1, T.bitWidth(inst.type) / 8);
-  return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4) };
+  return { bytes, store: inst.op !== 'load', atomic: inst.op === 'atomic' || (inst.op === 'store' && bytes < 4), rmw: inst.op === 'atomic' };
 }
 
 /** The element bits of a matrix load's or store's matrix (a store records its value's type). */
@@ -111,7 +121,18 @@ function matrixBits(inst: Inst): number {
   return inst.type.kind === 'matrix' ? inst.type.element.bits : 32;
 }
 
+/**
+ * Halves, when mma operands are read from the region as matrices (`matrix_ldmatrix`) and every
+ * other access can be written on halves: no atomics, no byte stores (a half holds two bytes that
+ * different threads may store), no access of a run-time region. Other accesses then move words
+ * as pairs of halves (lowering/wgsl/emit-memory.ts); a 2-byte store is one half, no atomic.
+ */
+function halfView(accesses: readonly Access[]): boolean {
+  return accesses.some((a) => a.ldmatrix) && !accesses.some((a) => a.rmw || a.matrix || a.dynamic || (a.store && a.bytes === 1));
+}
+
 function viewOf(accesses: readonly Access[]): MemoryView {
+  if (halfView(accesses)) return 'f16';
   const matrix = accesses.find((a) => a.matrix)?.matrix;
   if (matrix) {
     if (accesses.some((a) => a.matrix !== matrix)) throw new MatrixFallback(`a buffer holds wmma fragments and is also accessed as ${accesses.some((a) => a.matrix) ? 'another element type' : 'plain memory'}, which WGSL cannot view both ways`);
@@ -179,8 +200,8 @@ export const addressSpaces: Pass = {
     for (const id of placed(fn)) {
       const data = fn.inst(id);
       const inst = data.inst;
-      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic' && inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.op !== 'matrix_load' && inst.op !== 'matrix_store') continue;
-      if (inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.op !== 'matrix_load' && inst.op !== 'matrix_store' && inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
+      if (inst.op !== 'load' && inst.op !== 'store' && inst.op !== 'atomic' && inst.op !== 'mbarrier' && inst.op !== 'mbarrier_wait' && inst.op !== 'matrix_load' && inst.op !== 'matrix_store' && inst.op !== 'matrix_ldmatrix') continue;
+      if ((inst.op === 'load' || inst.op === 'store' || inst.op === 'atomic') && inst.space === 'generic' && prov.get(inst.address)?.kind === 'param' && parameterAccess(fn, data, id, cx)) continue;
       // An mbarrier object lives in shared memory (the ISA leaves any other generic address
       // undefined): an untraced generic address is taken as a shared one, its low word the offset.
       const region = inst.op === 'mbarrier' || inst.op === 'mbarrier_wait' ? { kind: 'shared' } as const : regionOf(inst.space, inst.address);
@@ -191,7 +212,7 @@ export const addressSpaces: Pass = {
       else {
         dynamicAccess.push(access);
         windowAccess['module-global'].push(access);
-        if (region.kind === 'generic-dynamic') windowAccess.shared.push(access), windowAccess.local.push(access), windowAccess.const.push({ ...access, store: false, atomic: false });
+        if (region.kind === 'generic-dynamic') windowAccess.shared.push({ ...access, dynamic: true }), windowAccess.local.push(access), windowAccess.const.push({ ...access, store: false, atomic: false });
       }
       let address = inst.address;
       if (region.kind !== 'global-dynamic' && region.kind !== 'generic-dynamic') address = lowWord(fn, data.block, address, data.span, id);

@@ -635,7 +635,7 @@ function children(s: Stmt): readonly Stmt[] {
 /** Pure instructions whose result WGSL considers uniform when their operands are. */
 function pureUniform(inst: Inst): boolean {
   switch (inst.op) {
-    case 'load': case 'address_of': return false;
+    case 'load': case 'address_of': case 'matrix_ldmatrix': return false;
     case 'special': return UNIFORM_SPECIALS.has(inst.register);
     default: return !HAS_EFFECTS[inst.op];
   }

@@ -38,9 +38,13 @@ export const deadCode: Pass = {
       for (const s of fn.successors(b)) s.args.forEach(use);
     }
     const dead = new Set<InstId>();
+    // A shuffle whose result nobody reads goes too: `shfl.sync` orders no memory (unlike
+    // `bar.warp.sync`), so its only effect is its result, and every thread drops it alike. The
+    // tensor-core path leaves such shuffles behind: an mma reads its operands straight from the
+    // tile that an ldmatrix, translated into shuffles and loads, read (mma-tensor-core.ts).
     const isDead = (id: InstId): boolean => {
       const data = fn.inst(id);
-      return !HAS_EFFECTS[data.inst.op] && data.results.every((r) => !uses[r]);
+      return (!HAS_EFFECTS[data.inst.op] || data.inst.op === 'shfl') && data.results.every((r) => !uses[r]);
     };
     const work: InstId[] = [];
     for (const b of reachable) for (const id of fn.block(b).insts) if (isDead(id)) work.push(id);

@@ -13,7 +13,7 @@ import { emitAtomic, emitFence } from './emit-atomic.js';
 import * as W from './emit-warp.js';
 import { emitBarrier } from './emit-barrier.js';
 import { emitMbarrier, emitMbarrierWait } from './emit-mbarrier.js';
-import { matrixFill, matrixStage, matrixUnstage, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
+import { matrixFill, matrixLdmatrix, matrixStage, matrixUnstage, matrixLoad, matrixMma, matrixStore } from './emit-matrix.js';
 
 type Emit<K extends Op> = (cx: InstContext, inst: InstOf<K>) => string | undefined;
 
@@ -69,6 +69,7 @@ const EMITTERS: { readonly [K in Op]: Emit<K> } = {
   matrix_fill: matrixFill,
   matrix_stage: matrixStage,
   matrix_unstage: matrixUnstage,
+  matrix_ldmatrix: matrixLdmatrix,
 };
 
 export function emitInst(cx: InstContext, inst: Inst): string | undefined {

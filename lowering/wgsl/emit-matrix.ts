@@ -8,7 +8,7 @@
 import type { InstOf } from '../../src/ir/inst.js';
 import type * as T from '../../src/ir/types.js';
 import type { InstContext } from './expr-context.js';
-import { regionPlace } from './emit-memory.js';
+import { regionPlace, wordAt, type Place } from './emit-memory.js';
 import { wgslType } from './types.js';
 
 /** The directives a kernel with subgroup matrices needs. Tint's analysis requires subgroup
@@ -75,7 +75,17 @@ const HALF_AREA = `(ptx_tid_linear >> 5u) * ${HALVES_PER_WARP}u`;
 const FLOAT_AREA = `(ptx_tid_linear >> 5u) * ${FLOATS_PER_WARP}u`;
 
 const resultIsF32 = (t: T.MatrixType): boolean => t.element.bits === 32;
-const stageName = (i: InstOf<'matrix_stage'>, t: T.MatrixType): string => `ptx_mma_put_${i.fragment}${i.fragment === 'c' ? (resultIsF32(t) ? '_f32' : '_f16') : i.k}`;
+type Staged = InstOf<'matrix_stage'> | InstOf<'matrix_ldmatrix'>;
+const stageName = (i: Staged, t: T.MatrixType): string => `ptx_mma_put_${i.fragment}${i.fragment === 'c' ? (resultIsF32(t) ? '_f32' : '_f16') : i.k}`;
+
+/** The staging load of fragment a or b (written by its ptx_mma_put_* just before). */
+function stagedLoad(i: Staged, t: T.MatrixType): string {
+  const f32 = i.fragment === 'c' && resultIsF32(t);
+  const [area, at, stride] = i.fragment === 'a' ? ['ptx_mma_h', HALF_AREA, `${i.k}u`]
+    : i.fragment === 'b' ? ['ptx_mma_h', `${HALF_AREA} + 256u`, `${i.k}u`]
+      : f32 ? ['ptx_mma_f', FLOAT_AREA, '8u'] : ['ptx_mma_h', `${HALF_AREA} + 384u`, '8u'];
+  return `subgroupMatrixLoad<${matrixType(t)}, ${i.fragment === 'b' ? 'col_major' : 'row_major'}>(&${area}, ${at}, ${stride})`;
+}
 
 export function matrixStage(cx: InstContext, i: InstOf<'matrix_stage'>): string {
   const t = i.type as T.MatrixType;
@@ -83,10 +93,7 @@ export function matrixStage(cx: InstContext, i: InstOf<'matrix_stage'>): string 
   const parts = i.parts.map((v) => cx.ref(v));
   const vec = parts.length === 1 ? parts[0] as string : `vec${parts.length}<${f32 ? 'f32' : 'u32'}>(${parts.join(', ')})`;
   cx.line(`${stageName(i, t)}(ptx_tid_linear, ${vec});`);
-  const [area, at, stride] = i.fragment === 'a' ? ['ptx_mma_h', HALF_AREA, `${i.k}u`]
-    : i.fragment === 'b' ? ['ptx_mma_h', `${HALF_AREA} + 256u`, `${i.k}u`]
-      : f32 ? ['ptx_mma_f', FLOAT_AREA, '8u'] : ['ptx_mma_h', `${HALF_AREA} + 384u`, '8u'];
-  return `subgroupMatrixLoad<${matrixType(t)}, ${i.fragment === 'b' ? 'col_major' : 'row_major'}>(&${area}, ${at}, ${stride})`;
+  return stagedLoad(i, t);
 }
 
 export function matrixUnstage(cx: InstContext, i: InstOf<'matrix_unstage'>): string {
@@ -100,7 +107,7 @@ export function matrixUnstage(cx: InstContext, i: InstOf<'matrix_unstage'>): str
  * element bits of the matrices D leaves through (a D carried across a loop, lowering/carry-matrices.ts,
  * may leave a kernel with no stage of its C left).
  */
-export function stagingDeclarations(stages: readonly InstOf<'matrix_stage'>[], unstaged: ReadonlySet<number> = new Set()): string[] {
+export function stagingDeclarations(stages: readonly Staged[], unstaged: ReadonlySet<number> = new Set()): string[] {
   if (stages.length === 0 && unstaged.size === 0) return [];
   const names = new Set(stages.map((i) => stageName(i, i.type as T.MatrixType)));
   if (unstaged.has(32)) names.add('ptx_mma_put_c_f32');
@@ -150,4 +157,130 @@ function halfToNumber(h: number): number {
   const m = h & 0x3ff;
   const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
   return h & 0x8000 ? -v : v;
+}
+
+/**
+ * matrix_ldmatrix: an mma operand from the shared tile an ldmatrix reads, through a helper per
+ * form (ldmatrixDeclarations). Where shared memory is viewed as halves (address-spaces.ts) and
+ * the warp's lane addresses form a strided matrix, one `subgroupMatrixLoad` from the tile
+ * replaces the ldmatrix's shuffles and loads and the staging of its registers. The test runs per
+ * execution, since whether an ldmatrix reads a strided matrix depends on run-time addresses;
+ * otherwise the helper does what ldmatrix does and stages the registers in a per-warp area at
+ * the end of shared memory, in the layout of the direct load, so that both ways end in the same
+ * load. Measured on an H200 (our pipelined GEMM, 4096^3): staged 10.3 ms, this 7.0-7.7 ms, the
+ * same without the fallback code 3.8 ms. Loads in both branches, or a fallback that copies the
+ * lanes' rows instead of shuffling, ran slower (13.4 and 10.7 ms). Without the half view the
+ * helper stages through ptx_mma_h as matrix_stage does.
+ */
+const ldmatrixName = (i: InstOf<'matrix_ldmatrix'>): string => `ptx_ldsm_${i.fragment}${i.k}_${i.trans ? 't' : 'n'}${i.matrices.join('')}`;
+
+export function matrixLdmatrix(cx: InstContext, i: InstOf<'matrix_ldmatrix'>): string {
+  return `${ldmatrixName(i)}(${cx.ref(i.address)}, ptx_tid_linear)`;
+}
+
+/** Halves of the per-warp staging area of the direct loads' fallback (A 16 x 16 and B 16 x 8 fit). */
+export const LDMATRIX_STAGE_HALVES = 256;
+/** The staging area's size in halves, for the shared memory declaration. */
+export const ldmatrixStageHalves = `${WARPS_IN_BLOCK} * ${LDMATRIX_STAGE_HALVES}u`;
+
+/**
+ * One helper per distinct form of the kernel's matrix_ldmatrix. `shared`: shared memory's place;
+ * `stage`: where the staging area starts in it (halves, a multiple of 8) when it is viewed as halves.
+ */
+export function ldmatrixDeclarations(insts: readonly InstOf<'matrix_ldmatrix'>[], shared: Place | undefined, stage: string): string[] {
+  const forms = new Map<string, InstOf<'matrix_ldmatrix'>>();
+  for (const i of insts) forms.set(ldmatrixName(i), i);
+  return [...forms].map(([name, i]) => ldmatrixHelper(name, i, shared, stage));
+}
+
+/**
+ * An A register holds (row g, columns 2q..) of its 8x8 block (row 8 * (j & 1), column 8 * (j >> 1)
+ * for register j), a B register (rows 2q.., column g) of block (row 8 * j, column 0); ldmatrix
+ * hands out (row g, columns 2q..) of a memory matrix, .trans (rows 2q.., column g). So memory
+ * rows are the operand's rows for A without .trans and for B with it (a row-major matrix), its
+ * columns otherwise (column major).
+ */
+const isRowMajor = (i: InstOf<'matrix_ldmatrix'>): boolean => (i.fragment === 'a') !== i.trans;
+const blockOf = (i: InstOf<'matrix_ldmatrix'>, j: number): [number, number] => (i.fragment === 'a' ? [j & 1, j >> 1] : [j, 0]);
+
+function ldmatrixHelper(name: string, i: InstOf<'matrix_ldmatrix'>, shared: Place | undefined, stage: string): string {
+  const t = i.type as T.MatrixType;
+  const word = (byte: string): string => (shared ? wordAt(shared, `(${byte})`) : '0u');
+  const half = (at: string): string => `extractBits(${word(`${at} & ~3u`)}, (${at} & 2u) * 8u, 16u)`;
+  // what ldmatrix gives this thread: (row g, columns 2q, 2q + 1) of matrix m, from lane 8m + g's
+  // row; with .trans (rows 2q and 2q + 1, column g), from lanes 8m + 2q and 8m + 2q + 1
+  const fetch = ['let g = (ptx_tid_linear >> 2u) & 7u;', 'let q = ptx_tid_linear & 3u;'];
+  const regs = i.matrices.map((m, j) => {
+    if (!i.trans) {
+      fetch.push(`let r${j} = subgroupShuffle(addr, ${8 * m}u + g) + 4u * q;`);
+      return word(`r${j}`);
+    }
+    fetch.push(`let r${j} = subgroupShuffle(addr, ${8 * m}u + 2u * q) + 2u * g;`, `let s${j} = subgroupShuffle(addr, ${8 * m + 1}u + 2u * q) + 2u * g;`);
+    return `(${half(`r${j}`)} | (${half(`s${j}`)} << 16u))`;
+  });
+  const head = `fn ${name}(addr: u32, ptx_tid_linear: u32) -> ${matrixType(t)} {`;
+  if (shared?.view !== 'f16') {
+    const staged = `${stageName(i, t)}(ptx_tid_linear, ${regs.length === 1 ? regs[0] as string : `vec${regs.length}<u32>(${regs.join(', ')})`});`;
+    return [head, ...fetch.map((l) => `  ${l}`), `  ${staged}`, `  return ${stagedLoad(i, t)};`, '}'].join('\n');
+  }
+  const rowMajor = isRowMajor(i);
+  const [rows, cols] = i.fragment === 'a' ? [16, i.k] : [i.k, 8];
+  const at = (r: string, c: string): string => (rowMajor ? `(${r}) * ${cols}u + ${c}` : `(${c}) * ${rows}u + ${r}`);
+  const puts = regs.flatMap((w, j) => {
+    const [br, bc] = blockOf(i, j);
+    // A: (row 8R + g, columns 8C + 2q + e); B: (rows 8R + 2q + e, column g)
+    const cell = (e: number): string => (i.fragment === 'a' ? at(`${8 * br}u + g`, `${8 * bc + e}u + 2u * q`) : at(`${8 * br + e}u + 2u * q`, 'g'));
+    return [`let w${j} = bitcast<vec2<f16>>(${w});`, `${shared.name}[h + ${cell(0)}] = w${j}.x;`, `${shared.name}[h + ${cell(1)}] = w${j}.y;`];
+  });
+  return [
+    head,
+    ...directTest(i),
+    '  var at = base >> 1u;',
+    '  var ld = stride >> 1u;',
+    '  if (!strided) {',
+    ...fetch.map((l) => `    ${l}`),
+    `    let h = ${stage} + (ptx_tid_linear >> 5u) * ${LDMATRIX_STAGE_HALVES}u;`,
+    ...puts.map((l) => `    ${l}`),
+    '    at = h;',
+    `    ld = ${rowMajor ? cols : rows}u;`,
+    '  }',
+    `  return subgroupMatrixLoad<${matrixType(t)}, ${rowMajor ? 'row_major' : 'col_major'}>(&${shared.name}, at, ld);`,
+    '}',
+  ].join('\n');
+}
+
+/**
+ * Where each memory matrix m's block sits (bit m of each mask): `used`, and its position along
+ * memory rows (in 8-row steps) and across memory columns (in 8-half steps); register 0's block is
+ * the origin.
+ */
+function placement(i: InstOf<'matrix_ldmatrix'>): { used: number; along: number; across: number } {
+  const rowMajor = isRowMajor(i);
+  let used = 0; let along = 0; let across = 0;
+  i.matrices.forEach((m, j) => {
+    const [r, c] = blockOf(i, j);
+    const [mr, mc] = rowMajor ? [r, c] : [c, r];
+    used |= 1 << m; along |= mr << m; across |= mc << m;
+  });
+  return { used, along, across };
+}
+
+/**
+ * Whether the warp's lane addresses form a strided matrix: the rows of the block in memory matrix m
+ * start at lane 8m's address, and lane 8m + j must point at base + (8 * along + j) * stride + 16 *
+ * across bytes, where (along, across) is the block's position in memory rows and 8-half columns
+ * (register 0's block is the origin). Vulkan wants the base and the stride 16-byte aligned, as
+ * ldmatrix's rows are. Rows that go down in memory (a negative stride, which wraps to a large
+ * one) take the staging: the load's element offsets do not wrap.
+ */
+function directTest(i: InstOf<'matrix_ldmatrix'>): string[] {
+  const { used, along, across } = placement(i);
+  const l0 = 8 * (i.matrices[0] as number);
+  return [
+    `  let base = subgroupBroadcast(addr, ${l0}u);`,
+    `  let stride = subgroupBroadcast(addr, ${l0 + 1}u) - base;`,
+    '  let m = (ptx_tid_linear >> 3u) & 3u;',
+    `  let expect = base + (8u * ((${along}u >> m) & 1u) + (ptx_tid_linear & 7u)) * stride + 16u * ((${across}u >> m) & 1u);`,
+    `  let strided = subgroupAll((((${used}u >> m) & 1u) == 0u) | (addr == expect)) & (((base | stride) & 15u) == 0u) & (stride != 0u) & (stride < 0x4000u);`,
+  ];
 }

@@ -77,15 +77,34 @@ function wordRef(p: Place, o: Offset): string {
 
 function loadWord(p: Place, o: Offset): string {
   if (p.hi) return `ptx_dyn_load(vec2<u32>(${flat(o)}, ${p.hi}))`;
+  if (p.view === 'f16') return `${p.name}_word(${shr(o, 1)})`;
   return p.view === 'atomic<u32>' ? `atomicLoad(&${p.name}[${shr(o, 2)}])` : wordRef(p, o);
 }
 
 function storeWord(cx: ExprContext, p: Place, o: Offset, w: string): void {
   if (p.hi) { cx.line(`ptx_dyn_store(vec2<u32>(${flat(o)}, ${p.hi}), ${w});`); return; }
+  if (p.view === 'f16') { cx.line(`${p.name}_put(${shr(o, 1)}, ${w});`); return; }
   cx.line(p.view === 'atomic<u32>' ? `atomicStore(&${p.name}[${shr(o, 2)}], ${w});` : `${wordRef(p, o)} = ${w};`);
 }
 
 const plus = (o: Offset, n: number): Offset => ({ ...o, bytes: (o.bytes + n) | 0 });
+
+/**
+ * A region viewed as halves (shared memory that mma operands are loaded from as matrices,
+ * address-spaces.ts): its words as pairs of halves. Bit patterns pass unchanged (no arithmetic
+ * touches them, so no NaN or subnormal half is canonicalised or flushed).
+ */
+export function halfWordHelpers(name: string): string[] {
+  return [
+    `fn ${name}_word(h: u32) -> u32 { return bitcast<u32>(vec2<f16>(${name}[h], ${name}[h + 1u])); }`,
+    `fn ${name}_put(h: u32, w: u32) { let v = bitcast<vec2<f16>>(w); ${name}[h] = v.x; ${name}[h + 1u] = v.y; }`,
+  ];
+}
+
+/** The word at byte offset `byte` (a WGSL u32 expression, 4-aligned) of a region, as an expression. */
+export function wordAt(p: Place, byte: string): string {
+  return loadWord(p, { base: byte, bytes: 0 });
+}
 
 /** The raw bits of an access of `bytes` (4, 8 or 16) as u32 / vec2<u32> / vec4<u32>. */
 function loadBits(p: Place, o: Offset, bytes: number): string {
@@ -177,6 +196,12 @@ function storeSubword(cx: ExprContext, p: Place, at: string, v: string, bits: nu
   const shift = `((${at} & 3u) * 8u)`;
   const mask = bits === 8 ? '0xffu' : '0xffffu';
   if (p.hi) { cx.line(`ptx_dyn_store_bits(vec2<u32>(${at}, ${p.hi}), ${v}, ${bits}u);`); return; }
+  if (p.view === 'f16') {
+    // address-spaces views a region as halves only without byte stores
+    if (bits === 16) cx.line(`${p.name}[${at} >> 1u] = bitcast<vec2<f16>>(${v}).x;`);
+    else cx.unsupported(`a ${bits}-bit store to ${p.name}, which is viewed as halves`);
+    return;
+  }
   if (p.view === 'atomic<u32>') {
     const idx = `${p.name}[${at} >> 2u]`;
     cx.line(`atomicAnd(&${idx}, ~(${mask} << ${shift}));`);

@@ -18,12 +18,12 @@ import { barrierDeclarations } from './emit-barrier.js';
 import { mbarrierDeclarations } from './emit-mbarrier.js';
 import { atomicLockDeclarations, SUBGROUP_LANE_MARKER } from './emit-atomic.js';
 import { deferredAddsDeclarations, deferredIn } from './emit-deferred-adds.js';
-import { regionPlace } from './emit-memory.js';
+import { halfWordHelpers, regionPlace } from './emit-memory.js';
 import { warpDeclarations, warpPaths } from './emit-warp.js';
 import type { WarpReport } from '../layout.js';
 import type { MatrixReport } from '../matrix-path.js';
 import type { InstOf } from '../../src/ir/inst.js';
-import { MATRIX_ENABLES, stagingDeclarations } from './emit-matrix.js';
+import { ldmatrixDeclarations, ldmatrixStageHalves, MATRIX_ENABLES, stagingDeclarations } from './emit-matrix.js';
 
 const MATRIX_FEATURES: readonly string[] = ['subgroups', 'shader-f16', 'chromium-experimental-subgroup-matrix'];
 
@@ -31,8 +31,8 @@ function usesMatrices(fn: IrFunction): boolean {
   return fn.blockIds().some((b) => fn.block(b).insts.some((id) => { const op = fn.inst(id).inst.op; return op.startsWith('matrix_'); }));
 }
 
-function stagedFragments(fn: IrFunction): InstOf<'matrix_stage'>[] {
-  return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<'matrix_stage'> => i.op === 'matrix_stage'));
+function placedOf<K extends 'matrix_stage' | 'matrix_ldmatrix'>(fn: IrFunction, op: K): InstOf<K>[] {
+  return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<K> => i.op === op));
 }
 
 /** The element bits of the matrices `matrix_unstage` reads back (16 or 32). */
@@ -60,10 +60,25 @@ function paramLayouts(fn: IrFunction, memory: FunctionMemory): ParamLayout[] {
   }));
 }
 
-function sharedDeclaration(memory: FunctionMemory): string | undefined {
+/**
+ * Where the staging area of the direct ldmatrix loads starts in shared memory viewed as halves
+ * (a multiple of 8 halves, as Vulkan aligns matrix loads), or undefined without one.
+ */
+function ldmatrixStage(memory: FunctionMemory, ldmatrices: boolean): string | undefined {
+  const sh = memory.shared;
+  if (!ldmatrices || sh.view !== 'f16') return undefined;
+  const words = Math.ceil(sh.staticBytes / 4);
+  return sh.dynamic ? `(((${words}u + ptx_dynamic_smem_words) * 2u + 7u) & ~7u)` : `${Math.ceil(words / 4) * 8}u`;
+}
+
+function sharedDeclaration(memory: FunctionMemory, stage: string | undefined): string | undefined {
   const sh = memory.shared;
   if (!sh.used && !sh.dynamic) return undefined;
   const words = Math.ceil(sh.staticBytes / 4);
+  if (sh.view === 'f16') {
+    const halves = stage ? `${stage} + ${ldmatrixStageHalves}` : sh.dynamic ? `max((${words}u + ptx_dynamic_smem_words) * 2u, 1u)` : `${Math.max(1, words * 2)}`;
+    return `var<workgroup> ptx_shared: array<f16, ${halves}>;`;
+  }
   const per = VIEW_BYTES[sh.view] / 4;
   const count = sh.dynamic
     ? `max((${words}u + ptx_dynamic_smem_words + ${per - 1}u) / ${per}u, 1u)`
@@ -142,11 +157,16 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   });
   decls.push(...ownedDeclarations(memory, fe.traps, bindings));
   decls.push(...clockDeclarations(fe.library));
-  const shared = sharedDeclaration(memory);
+  const ldmatrices = placedOf(fn, 'matrix_ldmatrix');
+  const stage = ldmatrixStage(memory, ldmatrices.length > 0);
+  const shared = sharedDeclaration(memory, stage);
   if (shared) decls.push(shared);
+  if (shared && memory.shared.view === 'f16') decls.push(...halfWordHelpers('ptx_shared'));
   decls.push(...warpDecls.decls);
   decls.push(...barrierDeclarations(fn), ...mbarrierDeclarations(fn));
-  decls.push(...stagingDeclarations(stagedFragments(fn), unstagedBits(fn)));
+  // the direct ldmatrix loads stage in shared memory when it is viewed as halves, else as matrix_stage does
+  decls.push(...stagingDeclarations([...placedOf(fn, 'matrix_stage'), ...(stage ? [] : ldmatrices)], unstagedBits(fn)));
+  decls.push(...ldmatrixDeclarations(ldmatrices, regionPlace(memory, { kind: 'shared' }), stage ?? ''));
   if (memory.local.used) decls.push(`var<private> ptx_local: array<u32, ${Math.max(1, Math.ceil(memory.local.staticBytes / 4))}>;`);
   if (memory.dynamicGlobal || memory.dynamicGeneric) decls.push(dynamicHelpers(fn, memory, slotNames));
   decls.push(...atomicLockDeclarations(fe.library, bindings));

@@ -292,6 +292,19 @@ export interface MatrixFillInst extends Base { readonly op: 'matrix_fill'; reado
  */
 export interface MatrixStageInst extends Base { readonly op: 'matrix_stage'; readonly fragment: 'a' | 'b' | 'c'; readonly k: 16 | 8; readonly parts: readonly ValueId[] }
 export interface MatrixUnstageInst extends Base { readonly op: 'matrix_unstage'; readonly value: ValueId }
+/**
+ * An mma operand that an `ldmatrix` read from shared memory (src/translate/mma-tensor-core.ts):
+ * the matrix `matrix_stage` would make of the registers `ldmatrix.sync.aligned.m8n8.x<n>{.trans}
+ * .b16` gives at this thread's lane address `address`, where register j of the fragment is
+ * the ldmatrix's matrix `matrices[j]`. The shared memory is read here, not where the ldmatrix
+ * was (the translator emits it only when nothing between them writes memory or synchronises).
+ * The emitter loads the tile straight from shared memory when the warp's lane addresses turn out
+ * to form a strided matrix, and otherwise does what ldmatrix and matrix_stage do. Warp collective.
+ */
+export interface MatrixLdmatrixInst extends Base {
+  readonly op: 'matrix_ldmatrix'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
+  readonly fragment: 'a' | 'b'; readonly k: 16 | 8; readonly trans: boolean; readonly matrices: readonly number[];
+}
 
 export type Inst =
   | ConstInst | UndefInst | BitcastInst | ExtractInst | ComposeInst
@@ -300,7 +313,7 @@ export type Inst =
   | SelectInst | SpecialInst | KernelParamInst | AddressOfInst | CvtaInst
   | LoadInst | StoreInst | AtomicInst | MbarrierInst | MbarrierWaitInst | BarrierInst | FenceInst | TrapIfInst
   | ShflInst | VoteInst | ActiveMaskInst | MatchInst | ReduxInst | WarpSyncInst | CallInst
-  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst | MatrixStageInst | MatrixUnstageInst;
+  | MatrixLoadInst | MatrixStoreInst | MatrixMmaInst | MatrixFillInst | MatrixStageInst | MatrixUnstageInst | MatrixLdmatrixInst;
 
 export type Op = Inst['op'];
 export type InstOf<K extends Op> = Extract<Inst, { op: K }>;
@@ -321,7 +334,7 @@ export const OPERANDS: { readonly [K in Op]: readonly ValueField<InstOf<K>>[] } 
   match: ['value', 'mask', 'active'], redux: ['value', 'mask', 'active'], warp_sync: ['mask', 'active'],
   call: ['args', 'returns'],
   matrix_load: ['address', 'stride'], matrix_store: ['address', 'value', 'stride'], matrix_mma: ['a', 'b', 'c'], matrix_fill: [],
-  matrix_stage: ['parts'], matrix_unstage: ['value'],
+  matrix_stage: ['parts'], matrix_unstage: ['value'], matrix_ldmatrix: ['address'],
 };
 
 /** Instructions that must not be removed or moved even when their result is unused. */
@@ -333,7 +346,7 @@ export const HAS_EFFECTS: { readonly [K in Op]: boolean } = {
   load: false, store: true, atomic: true, mbarrier: true, mbarrier_wait: true, barrier: true, fence: true, trap_if: true,
   shfl: true, vote: true, activemask: true, match: true, redux: true, warp_sync: true, call: true,
   matrix_load: false, matrix_store: true, matrix_mma: false, matrix_fill: false,
-  matrix_stage: false, matrix_unstage: false,
+  matrix_stage: false, matrix_unstage: false, matrix_ldmatrix: false,
 };
 
 /**

@@ -17,6 +17,7 @@ import * as T from '../ir/types.js';
 import { BuildContext, irTypeOf, type ModuleSymbols, type Scope } from './context.js';
 import { SsaBuilder, type PendingEdge } from './ssa.js';
 import { HANDLERS } from './handlers.js';
+import { swizzledRegisters } from './ldmatrix-origins.js';
 import { callTargetsOf } from './function-pointers.js';
 import { notSupported } from './handler.js';
 import { fragmentMove, isFragmentMove } from './wmma-subgroup-matrix.js';
@@ -53,6 +54,7 @@ export function buildFunction(
   const ssa = new SsaBuilder(fn, (type, span) => cx.constant(type, 0n, span));
   cx = new BuildContext(fn, ssa, symbols, diagnostics, fn.entry, root);
   cx.callTargets = callTargetsOf(decl.body ?? []);
+  if (symbols.mmaTensorCores) cx.swizzledRegisters = swizzledRegisters(decl.body ?? []);
   countPredecessors(blocks, byLabel, diagnostics);
   const filledPreds = new Map<BlockId, number>();
   const expected = new Map(blocks.map((b) => [b.id, b.preds]));

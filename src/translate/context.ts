@@ -53,6 +53,8 @@ export class BuildContext {
   scope: Scope;
   /** The function's `.callprototype` and `.calltargets` statements, by label (function-pointers.ts). */
   callTargets: ReadonlyMap<string, CallTargets> = new Map();
+  /** Registers that may hold a swizzled tile's address (ldmatrix-origins.ts), on the tensor-core path of mma. */
+  swizzledRegisters: ReadonlySet<string> = new Set();
   /** Constants by type (types are interned), then bits. */
   private readonly consts = new Map<IrType, Map<bigint, ValueId>>();
 

@@ -20,6 +20,7 @@ import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { notSupported, operand, typeOf, unsupported } from './handler.js';
 import { WarpExchange } from './warp-exchange.js';
+import { recordLdmatrix, swizzledAddress } from './ldmatrix-origins.js';
 
 /** The registers of a `{d0, ...}` operand (a lone register for one). */
 export function registerList(op: Ast.Operand): readonly Ast.Operand[] {
@@ -89,6 +90,7 @@ const ldmatrix: Handler = (cx, inst) => {
       cx.emit({ op: 'load', type: a.wide ? T.i32 : T.i16, space, address: a.address, region: null }, inst.span));
     cx.write(d, parts.length === 1 ? (parts[0] as ValueId) : pack16(cx, parts[0] as ValueId, parts[1] as ValueId, inst.span));
   });
+  if (cx.symbols.mmaTensorCores && space === 'shared' && !swizzledAddress(operand(inst, 1), cx.swizzledRegisters)) recordLdmatrix(cx, registerList(dst), address, space, !!inst.modifiers.trans);
 };
 
 /** `stmatrix.sync.aligned.m8n8.xN{.trans}{.shared{::cta}}.b16 [a], r`: ldmatrix's accesses, storing. */

@@ -16,6 +16,8 @@ import type { BuildContext } from './context.js';
 import { operand, unsupported } from './handler.js';
 import { registerList } from './handlers-matrix.js';
 import type { MatrixShape } from './wmma-fragment-plan.js';
+import { ldmatrixOrigin } from './ldmatrix-origins.js';
+import type { Op } from '../ir/inst.js';
 
 /** The subgroup-matrix configuration `inst` (an mma) needs, or the reason it has none. */
 export function stagedShape(inst: Ast.Instruction): MatrixShape | string {
@@ -60,8 +62,11 @@ export function mmaStaged(cx: BuildContext, inst: Ast.Instruction, shape: Matrix
     const key = `${fragment === 'c' ? 'c' : `${fragment}${k}`}:${type.element.bits}:${ops.map((o) => cx.definition(o) ?? '?').join(',')}`;
     let m = key.includes('?') ? undefined : memo.get(key);
     if (m !== undefined) return m;
-    const parts = ops.map((o) => cx.read(o, fragment === 'c' && f32 ? T.f32 : T.i32));
-    m = cx.emit({ op: 'matrix_stage', type, fragment, k, parts }, inst.span);
+    m = fragment === 'c' ? undefined : fromLdmatrix(cx, inst, fragment, k, ops, type);
+    if (m === undefined) {
+      const parts = ops.map((o) => cx.read(o, fragment === 'c' && f32 ? T.f32 : T.i32));
+      m = cx.emit({ op: 'matrix_stage', type, fragment, k, parts }, inst.span);
+    }
     if (!key.includes('?')) memo.set(key, m);
     return m;
   };
@@ -75,3 +80,25 @@ export function mmaStaged(cx: BuildContext, inst: Ast.Instruction, shape: Matrix
   // D read back as C by a later mma of this block is this matrix
   memo.set(`c:${result.element.bits}:${d.map((o) => cx.definition(o)).join(',')}`, md);
 }
+
+/** Instructions after which shared memory may hold other data than an earlier ldmatrix read. */
+const WRITES_OR_SYNCS: ReadonlySet<Op> = new Set<Op>(['store', 'atomic', 'mbarrier', 'mbarrier_wait', 'barrier', 'fence', 'call', 'matrix_store']);
+
+/**
+ * The operand as `matrix_ldmatrix` when every register of it is a distinct matrix of one
+ * `ldmatrix` of this block and nothing since that ldmatrix has written memory or synchronised
+ * (so reading the tile here reads what the ldmatrix read); undefined otherwise.
+ */
+function fromLdmatrix(cx: BuildContext, inst: Ast.Instruction, fragment: 'a' | 'b', k: 16 | 8, ops: readonly Ast.Operand[], type: T.MatrixType): ValueId | undefined {
+  const origins = ops.map((o) => { const v = cx.definition(o); return v === undefined ? undefined : ldmatrixOrigin(cx, v); });
+  const first = origins[0];
+  if (!first || origins.some((o) => o?.ldmatrix !== first.ldmatrix)) return undefined;
+  const matrices = origins.map((o) => (o as { index: number }).index);
+  if (new Set(matrices).size !== matrices.length) return undefined;
+  const ld = first.ldmatrix;
+  if (ld.block !== cx.block) return undefined;
+  const insts = cx.fn.block(cx.block).insts;
+  for (let i = ld.end; i < insts.length; i++) if (WRITES_OR_SYNCS.has(cx.fn.inst(insts[i] as never).inst.op)) return undefined;
+  return cx.emit({ op: 'matrix_ldmatrix', type, space: ld.space, address: ld.address, region: null, fragment, k, trans: ld.trans, matrices }, inst.span);
+}
+

@@ -91,11 +91,53 @@ describe('staged mma WGSL', () => {
     const k = kernel('realistic_tc', 'gemm_f16_mma_pipelined');
     expect(k.layout.matrix?.path).toBe('tensor-core');
     const { before, iteration, after } = kLoop(k.wgsl);
-    // per slice of 32 k: 2 x 4 m16n8k16 tiles a warp, two k16 steps; 8 accumulators
-    expect(staging(iteration)).toEqual([4, 8, 0, 16, 0]);
+    // per slice of 32 k: 2 x 4 m16n8k16 tiles a warp, two k16 steps; 8 accumulators. A and B
+    // come from the ldmatrix tiles (ptx_ldsm_*: straight from shared memory where the lane
+    // addresses form a strided matrix, which they do here): 2 A and 4 B operands per k16 step
+    expect(staging(iteration)).toEqual([0, 0, 0, 16, 0]);
+    expect([countIn(iteration, 'ptx_ldsm_a16_n0123('), countIn(iteration, 'ptx_ldsm_b16_t01('), countIn(iteration, 'ptx_ldsm_b16_t23(')]).toEqual([4, 4, 4]);
+    expect(k.wgsl).toMatch(/^var<workgroup> ptx_shared: array<f16, /m);
     expect([countIn(before, ZERO), ...staging(before)]).toEqual([8, 0, 0, 0, 0, 0]);
     expect(staging(after)).toEqual([0, 0, 0, 0, 8]);
     // the loop's matrix parameters are function-scope variables of the result type
     expect(k.wgsl.match(/^ {2}var v\d+: subgroup_matrix_result<f32, 8, 16>;$/gm)?.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('mma operands straight from ldmatrix tiles (matrix_ldmatrix)', () => {
+  const countIn = (text: string, s: string): number => text.split(s).length - 1;
+  const helpers = (wgsl: string): string[] => [...wgsl.matchAll(/^fn (ptx_ldsm_\w+)\(/gm)].map((m) => m[1] as string).sort();
+  const direct = (wgsl: string, name: string): string | undefined =>
+    new RegExp(`^fn ${name}\\([^]*?subgroupMatrixLoad<[^>]*>, (\\w+)>\\(&ptx_shared, at, ld\\)`, 'm').exec(wgsl)?.[1];
+
+  it.each([
+    ['lds_k16', { ptx_ldsm_a16_n0123: 'row_major', ptx_ldsm_b16_t01: 'row_major' }],
+    ['lds_k16_bt', { ptx_ldsm_a16_n0123: 'row_major', ptx_ldsm_b16_n01: 'col_major' }],
+    ['lds_k16_permuted', { ptx_ldsm_a16_n0213: 'row_major', ptx_ldsm_b16_t01: 'row_major' }],
+    ['lds_k8', { ptx_ldsm_a8_n01: 'row_major', ptx_ldsm_b8_t0: 'row_major' }],
+    // the swizzle is an xor: A keeps the staging of its registers, without a run-time test
+    ['lds_k16_swizzled', { ptx_ldsm_b16_t01: 'row_major' }],
+  ] as const)('%s reads its operands as matrices from shared memory viewed as halves', (entry, forms) => {
+    const k = kernel('ldmatrix_direct', entry);
+    expect(k.layout.matrix?.path).toBe('tensor-core');
+    expect(k.wgsl).toMatch(/^var<workgroup> ptx_shared: array<f16, /m);
+    expect(helpers(k.wgsl)).toEqual(Object.keys(forms).sort());
+    for (const [name, major] of Object.entries(forms)) expect(direct(k.wgsl, name), name).toBe(major);
+    // the registers are no longer staged for the mma (only inside the helpers' fallbacks)
+    const body = k.wgsl.slice(k.wgsl.indexOf('@compute'));
+    // (these kernels' __syncwarp takes the emulated warp path: its shuffles are ptx_warp_*)
+    const ldmatrixWork = ['ptx_mma_put_a', 'ptx_mma_put_b', 'subgroupShuffle(', 'ptx_warp_shfl(', 'ptx_warp_get'].map((s) => countIn(body, s));
+    if (entry === 'lds_k16_swizzled') expect(ldmatrixWork.slice(0, 2)).toEqual([1, 0]);
+    else expect(ldmatrixWork).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('keeps shared memory in words where a byte store needs them, and stages through ptx_mma_h', () => {
+    const src = kernelSource('ldmatrix_direct').replace('st.shared.u16 \t[%r44], %rs3;', 'st.shared.u16 \t[%r44], %rs3;\n\tst.shared.u8 \t[%r44], %rs3;');
+    expect(src).toContain('st.shared.u8');
+    const k = compile(src, { ...OPTIONS, entry: 'lds_k16', fileName: 'ldmatrix_direct.ptx' }).kernels[0];
+    expect(k?.wgsl).toMatch(/^var<workgroup> ptx_shared: array<atomic<u32>, /m);
+    expect(k?.wgsl).toContain('fn ptx_ldsm_a16_n0123(');
+    expect(k?.wgsl).not.toContain('(&ptx_shared, at, ld)');
+    expect(k?.wgsl).toContain('ptx_mma_put_a16(ptx_tid_linear, vec4<u32>(');
   });
 });
