@@ -91,6 +91,8 @@ export class KernelFunction {
   ) {}
 
   private readonly uniforms = new Map<CompiledKernel, { readonly buffer: GPUBuffer; last: Uint8Array }>();
+  /** The last launch's preparation, reused by a launch with the same configuration and arguments. */
+  private last: LaunchMemo | undefined;
   private readonly bindGroups = new Map<CompiledKernel, Map<string, GPUBindGroup>>();
 
   get layout(): KernelLayout {
@@ -120,6 +122,14 @@ export class KernelFunction {
 
   private prepare(config: LaunchConfig, args: readonly LaunchArg[]): PreparedLaunch {
     this.env.monitor.check();
+    const memo = this.last;
+    if (memo && memo.generation === this.env.memory.generation && sameConfig(memo, config) && sameArgs(memo.args, args)) return memo.prepared;
+    const prepared = this.prepareAnew(config, args);
+    this.last = memoOf(config, args, this.env.memory.generation, prepared);
+    return prepared;
+  }
+
+  private prepareAnew(config: LaunchConfig, args: readonly LaunchArg[]): PreparedLaunch {
     const { device } = this.env;
     const shape = launchShape(this.name, config);
     checkLaunch(this.layout, shape, device.limits);
@@ -256,6 +266,57 @@ export class KernelFunction {
 }
 
 const MAX_CACHED_BIND_GROUPS = 64;
+
+/**
+ * A launch loop repeats one configuration and argument list; preparing it again (checks, pointer
+ * resolution, alias variant, uniform packing, extent checks) allocated most of the launch path's
+ * 12 KB per launch (a heap sampling profile of add_f32 launched 5000 times), and the collections
+ * of that garbage stalled launch loops on the H200 (docs/BENCHMARKS.md, the sixth session). The
+ * memo holds scalar and pointer arguments by value (a pointer by its address) and is kept only
+ * while no allocation has been freed (a freed one must fail to resolve); host buffers and arrays
+ * (by-value aggregates, whose contents may change) are never memoised.
+ */
+interface LaunchMemo {
+  readonly grid: DimInput | undefined;
+  readonly block: DimInput | undefined;
+  readonly sharedBytes: number | undefined;
+  /** The arguments: numbers and bigints as given, pointers as their addresses, in `pointer`'s positions. */
+  readonly args: { readonly values: readonly (number | bigint)[]; readonly pointer: readonly boolean[] };
+  readonly generation: number;
+  readonly prepared: PreparedLaunch;
+}
+
+function memoOf(config: LaunchConfig, args: readonly LaunchArg[], generation: number, prepared: PreparedLaunch): LaunchMemo | undefined {
+  const values: (number | bigint)[] = [];
+  const pointer: boolean[] = [];
+  for (const a of args) {
+    if (typeof a === 'number' || typeof a === 'bigint') { values.push(a); pointer.push(false); continue; }
+    if (Array.isArray(a) || isHostBuffer(a) || !isDevicePointer(a)) return undefined;
+    values.push(a.address); pointer.push(true);
+  }
+  const dims = (d: DimInput | undefined): DimInput | undefined => (typeof d === 'object' ? [...d] as unknown as DimInput : d);
+  return { grid: dims(config.grid), block: dims(config.block), sharedBytes: config.sharedBytes, args: { values, pointer }, generation, prepared };
+}
+
+function sameDim(a: DimInput | undefined, b: DimInput | undefined): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameConfig(m: LaunchMemo, c: LaunchConfig): boolean {
+  return typeof c === 'object' && c !== null && sameDim(m.grid, c.grid) && sameDim(m.block, c.block) && m.sharedBytes === c.sharedBytes;
+}
+
+function sameArgs(m: LaunchMemo['args'], args: readonly LaunchArg[]): boolean {
+  if (!Array.isArray(args) || args.length !== m.values.length) return false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (m.pointer[i]) {
+      if (typeof a !== 'object' || a === null || Array.isArray(a) || isHostBuffer(a) || (a as DevicePointer).address !== m.values[i]) return false;
+    } else if (!Object.is(a, m.values[i])) return false; // -0 packs differently from 0
+  }
+  return true;
+}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;

@@ -62,6 +62,8 @@ export interface Location {
 /** The live allocations of one context, by id. */
 export class AllocationTable {
   private readonly live = new Map<number, DeviceBuffer>();
+  /** Counts frees: an address resolved under one generation resolves the same way until it changes. */
+  generation = 0;
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -86,12 +88,14 @@ export class AllocationTable {
     const { allocation, offset } = this.resolve(pointer.address, 'free');
     if (offset !== 0) throw argumentError(`free: ${hex(pointer.address)} is not the start of an allocation`);
     this.live.delete(idOf(allocation.address));
+    this.generation++;
     allocation.buffer.destroy();
   }
 
   freeAll(): void {
     for (const a of this.live.values()) a.buffer.destroy();
     this.live.clear();
+    this.generation++;
   }
 
   /** Finds the allocation `address` points into; the end address (one past) is allowed. */
