@@ -79,6 +79,11 @@ interface PreparedLaunch {
   readonly plan: DispatchPlan;
   readonly uniforms: Uint8Array;
   readonly allocationOf: (param: number) => DeviceBuffer | null;
+  /**
+   * Its bind group, kept for a repeated launch (LaunchMemo) where every buffer it binds stays the
+   * same: not with deferred adds, whose slot array grows with the largest launch of the context.
+   */
+  bindGroup?: GPUBindGroup;
 }
 
 export class KernelFunction {
@@ -195,7 +200,8 @@ export class KernelFunction {
     const { batch } = this.env;
     const uniform = this.uniformFor(p.kernel, p.uniforms);
     const owned = (b: OwnedBinding): GPUBuffer => this.source.owned(b);
-    const bindGroup = this.bindGroupFor(p, uniform, owned);
+    const bindGroup = p.bindGroup ?? this.bindGroupFor(p, uniform, owned);
+    if (!p.kernel.layout.bindings.some((b) => b.kind === 'deferred-adds')) p.bindGroup = bindGroup;
     const trap = p.kernel.layout.bindings.find((b): b is Extract<OwnedBinding, { kind: 'trap' }> => b.kind === 'trap');
     const trapRecord = trap ? owned(trap) : undefined;
     batch.isolate(unverified);
