@@ -127,12 +127,13 @@ function matrixBits(inst: Inst): number {
  * different threads may store), no access of a run-time region. Other accesses then move words
  * as pairs of halves (lowering/wgsl/emit-memory.ts); a 2-byte store is one half, no atomic.
  */
-function halfView(accesses: readonly Access[]): boolean {
-  return accesses.some((a) => a.ldmatrix) && !accesses.some((a) => a.rmw || a.matrix || a.dynamic || (a.store && a.bytes === 1));
+function halfView(accesses: readonly Access[], wanted: boolean): boolean {
+  return (wanted || accesses.some((a) => a.ldmatrix)) && accesses.length > 0 && !accesses.some((a) => a.rmw || a.matrix || a.dynamic || (a.store && a.bytes === 1));
 }
 
-function viewOf(accesses: readonly Access[]): MemoryView {
-  if (halfView(accesses)) return 'f16';
+/** `halves`: view the region as halves where its accesses allow it (CompileOptions.sharedHalves). */
+function viewOf(accesses: readonly Access[], halves = false): MemoryView {
+  if (halfView(accesses, halves)) return 'f16';
   const matrix = accesses.find((a) => a.matrix)?.matrix;
   if (matrix) {
     if (accesses.some((a) => a.matrix !== matrix)) throw new MatrixFallback(`a buffer holds wmma fragments and is also accessed as ${accesses.some((a) => a.matrix) ? 'another element type' : 'plain memory'}, which WGSL cannot view both ways`);
@@ -143,7 +144,7 @@ function viewOf(accesses: readonly Access[]): MemoryView {
   return widest >= 16 ? 'vec4<u32>' : widest >= 8 ? 'vec2<u32>' : 'u32';
 }
 
-function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access[], used: boolean): WindowRegion {
+function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access[], used: boolean, halves = false): WindowRegion {
   const offsets = new Map<string, number>();
   let end = 0;
   let dynamic = false;
@@ -155,7 +156,7 @@ function layoutWindow(vars: readonly MemoryVariable[], accesses: readonly Access
   }
   const dynamicOffset = Math.ceil(end / 16) * 16;
   for (const v of vars) if (v.dynamic) offsets.set(v.name, dynamicOffset);
-  return { view: viewOf(accesses), staticBytes: dynamic ? dynamicOffset : Math.ceil(end / 4) * 4, offsets, dynamic, dynamicOffset, used };
+  return { view: viewOf(accesses, halves), staticBytes: dynamic ? dynamicOffset : Math.ceil(end / 4) * 4, offsets, dynamic, dynamicOffset, used };
 }
 
 function placed(fn: IrFunction): import('../src/ir/entities.js').InstId[] {
@@ -221,7 +222,7 @@ export const addressSpaces: Pass = {
 
     const vars = cx.module.variables;
     const addressed = addressedSymbols(fn);
-    const shared = layoutWindow(referencedVariables(vars, 'shared', addressed), windowAccess.shared, windowAccess.shared.length > 0);
+    const shared = layoutWindow(referencedVariables(vars, 'shared', addressed), windowAccess.shared, windowAccess.shared.length > 0, cx.options.sharedHalves === true);
     const local = layoutWindow(referencedVariables(vars, 'local', addressed), windowAccess.local, windowAccess.local.length > 0);
     const images = moduleMemory(cx.module);
     const constant = imageWindow(images.const, windowAccess.const, true);

@@ -64,6 +64,12 @@ export interface CompileOptions {
   readonly subgroupMatrixConfigs?: readonly SubgroupMatrixConfig[];
   /** Matrix lowering: chosen per device when 'auto' (default); the others force a path (tests). */
   readonly matrixPath?: 'auto' | 'tensor-core' | 'portable';
+  /**
+   * View shared memory as halves wherever its accesses allow it, as the tensor-core path does
+   * when mma operands come straight from ldmatrix tiles (lowering/address-spaces.ts); needs
+   * `shader-f16`. Tests: runs that view's loads and stores on devices without subgroup matrices.
+   */
+  readonly sharedHalves?: boolean;
   /** Print the IR after the named pass to this sink (CLI `--dump-after`). */
   readonly dumpAfter?: { readonly pass: string; readonly sink: (text: string) => void };
 }

@@ -138,6 +138,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...new Set([
       ...(laneId ? [...warpDecls.enables, 'enable subgroups;', 'diagnostic(off, subgroup_uniformity);'] : warpDecls.enables),
       ...(matrices ? MATRIX_ENABLES : []),
+      ...(memory.shared.view === 'f16' ? ['enable f16;'] : []),
     ]),
   ];
   const decls: string[] = [
@@ -202,6 +203,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     features: [
       ...(warp.path === 'subgroups' && warp.pinnedSubgroupSize ? ['subgroups', 'subgroup-size-control'] : warp.path === 'subgroups' || laneId ? ['subgroups'] : []),
       ...(matrices ? MATRIX_FEATURES.filter((f) => f !== 'subgroups' || !(warp.path === 'subgroups' || laneId)) : []),
+      ...(!matrices && memory.shared.view === 'f16' ? ['shader-f16'] : []),
     ],
     warp,
     ...(info.matrix ? { matrix: info.matrix } : {}),
