@@ -122,7 +122,8 @@ function matrixBits(inst: Inst): number {
 }
 
 /**
- * Halves, when mma operands are read from the region as matrices (`matrix_ldmatrix`) and every
+ * Halves, when mma operands are read from the region as matrices (`matrix_ldmatrix`), or
+ * `wanted` (CompileOptions.sharedHalves, for tests), and every
  * other access can be written on halves: no atomics, no byte stores (a half holds two bytes that
  * different threads may store), no access of a run-time region. Other accesses then move words
  * as pairs of halves (lowering/wgsl/emit-memory.ts); a 2-byte store is one half, no atomic.

@@ -3,7 +3,10 @@
  * and their lowering to `matrix_stage`, `matrix_mma` and `matrix_unstage` (src/ir/inst.ts), which the emitter stages through
  * workgroup memory (lowering/wgsl/emit-matrix.ts). Fragments of mma live in ordinary registers
  * that the kernel may compute with in any way, so unlike wmma's path no fragment analysis is
- * needed: every mma meets its operands in registers and leaves D in registers.
+ * needed: every mma meets its operands in registers and leaves D in registers. The exception:
+ * an A or B operand that one ldmatrix of the same block read with nothing written since is read
+ * again as a matrix from the tile (`matrix_ldmatrix`), which spares its staging where the tile is
+ * a strided matrix (lowering/wgsl/emit-matrix.ts).
  * The forms: .m16n8k16 and .m16n8k8 .row.col with .f16 A and B and D and C both .f32 or both
  * .f16 (the configurations f16->f32 and f16->f16 at 16x8x16 and 16x8x8 that NVIDIA's Vulkan
  * driver offers through Dawn). Tensor cores add in their own order and precision, as native
@@ -98,7 +101,7 @@ function fromLdmatrix(cx: BuildContext, inst: Ast.Instruction, fragment: 'a' | '
   const ld = first.ldmatrix;
   if (ld.block !== cx.block) return undefined;
   const insts = cx.fn.block(cx.block).insts;
-  for (let i = ld.end; i < insts.length; i++) if (WRITES_OR_SYNCS.has(cx.fn.inst(insts[i] as never).inst.op)) return undefined;
+  for (const id of insts.slice(ld.end)) if (WRITES_OR_SYNCS.has(cx.fn.inst(id).inst.op)) return undefined;
   return cx.emit({ op: 'matrix_ldmatrix', type, space: ld.space, address: ld.address, region: null, fragment, k, trans: ld.trans, matrices }, inst.span);
 }
 
