@@ -31,6 +31,13 @@ function usesMatrices(fn: IrFunction): boolean {
   return fn.blockIds().some((b) => fn.block(b).insts.some((id) => { const op = fn.inst(id).inst.op; return op.startsWith('matrix_'); }));
 }
 
+/** The path's report, saying how many mma operands come straight from ldmatrix tiles. */
+function matrixReport(report: MatrixReport, ldmatrices: number, direct: boolean): MatrixReport {
+  if (ldmatrices === 0) return report;
+  const how = direct ? 'loaded from shared memory where their lane addresses form a strided matrix, else staged' : 'staged (shared memory cannot be viewed as halves here)';
+  return { ...report, reason: `${report.reason}; ${ldmatrices} A/B operands come from ldmatrix tiles, ${how}` };
+}
+
 function placedOf<K extends 'matrix_stage' | 'matrix_ldmatrix'>(fn: IrFunction, op: K): InstOf<K>[] {
   return fn.blockIds().flatMap((b) => fn.block(b).insts.map((id) => fn.inst(id).inst).filter((i): i is InstOf<K> => i.op === op));
 }
@@ -206,7 +213,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
       ...(!matrices && memory.shared.view === 'f16' ? ['shader-f16'] : []),
     ],
     warp,
-    ...(info.matrix ? { matrix: info.matrix } : {}),
+    ...(info.matrix ? { matrix: matrixReport(info.matrix, ldmatrices.length, stage !== undefined) } : {}),
     ...(fe.trapReasons.size ? { trapReasons: Object.fromEntries(fe.trapReasons) } : {}),
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),

@@ -97,6 +97,7 @@ describe('staged mma WGSL', () => {
     expect(staging(iteration)).toEqual([0, 0, 0, 16, 0]);
     expect([countIn(iteration, 'ptx_ldsm_a16_n0123('), countIn(iteration, 'ptx_ldsm_b16_t01('), countIn(iteration, 'ptx_ldsm_b16_t23(')]).toEqual([4, 4, 4]);
     expect(k.wgsl).toMatch(/^var<workgroup> ptx_shared: array<f16, /m);
+    expect(k.layout.matrix?.reason).toMatch(/; 12 A\/B operands come from ldmatrix tiles, loaded from shared memory where their lane addresses form a strided matrix, else staged$/);
     expect([countIn(before, ZERO), ...staging(before)]).toEqual([8, 0, 0, 0, 0, 0]);
     expect(staging(after)).toEqual([0, 0, 0, 0, 8]);
     // the loop's matrix parameters are function-scope variables of the result type
