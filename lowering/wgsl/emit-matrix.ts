@@ -10,6 +10,7 @@ import type * as T from '../../src/ir/types.js';
 import type { InstContext } from './expr-context.js';
 import { regionPlace, wordAt, type Place } from './emit-memory.js';
 import { wgslType } from './types.js';
+import { blockOf, isRowMajor, placement } from '../matrix-placement.js';
 
 /** The directives a kernel with subgroup matrices needs. Tint's analysis requires subgroup
  *  matrix built-ins in control flow it can prove subgroup-uniform, and it proves nothing derived
@@ -163,19 +164,23 @@ function halfToNumber(h: number): number {
  * matrix_ldmatrix: an mma operand from the shared tile an ldmatrix reads, through a helper per
  * form (ldmatrixDeclarations). Where shared memory is viewed as halves (address-spaces.ts) and
  * the warp's lane addresses form a strided matrix, one `subgroupMatrixLoad` from the tile
- * replaces the ldmatrix's shuffles and loads and the staging of its registers. The test runs per
- * execution, since whether an ldmatrix reads a strided matrix depends on run-time addresses;
- * otherwise the helper does what ldmatrix does and stages the registers in a per-warp area at
- * the end of shared memory, in the layout of the direct load, so that both ways end in the same
- * load. Measured on an H200 (our pipelined GEMM, 4096^3): staged 10.3 ms, this 7.0-7.7 ms, the
- * same without the fallback code 3.8 ms. Loads in both branches, or a fallback that copies the
- * lanes' rows instead of shuffling, ran slower (13.4 and 10.7 ms). Without the half view the
- * helper stages through ptx_mma_h as matrix_stage does.
+ * replaces the ldmatrix's shuffles and loads and the staging of its registers. Where
+ * lowering/ldmatrix-strides.ts proved the stride, the helper loads at once whenever the block's
+ * x size is a multiple of 32 (a pipeline constant, so the driver drops the other way). Otherwise
+ * a test runs per execution, since whether an ldmatrix reads a strided matrix depends on run-time
+ * addresses, and where it fails the helper does what ldmatrix does and stages the registers in a
+ * per-warp area at the end of shared memory, in the layout of the direct load, so that both ways
+ * end in the same load. Measured on an H200 (our pipelined GEMM, 4096^3): staged 10.3 ms, the
+ * test 7.0-7.7 ms, the same without the test and the fallback code 3.8 ms. Loads in both
+ * branches, or a fallback that copies the lanes' rows instead of shuffling, ran slower (13.4 and
+ * 10.7 ms). Without the half view the helper stages through ptx_mma_h as matrix_stage does.
  */
-const ldmatrixName = (i: InstOf<'matrix_ldmatrix'>): string => `ptx_ldsm_${i.fragment}${i.k}_${i.trans ? 't' : 'n'}${i.matrices.join('')}`;
+/** The helper's name: its form, and the proven stride where shared memory is viewed as halves (the only view that uses it). */
+const ldmatrixName = (i: InstOf<'matrix_ldmatrix'>, halves: boolean): string =>
+  `ptx_ldsm_${i.fragment}${i.k}_${i.trans ? 't' : 'n'}${i.matrices.join('')}${i.stride !== undefined && halves ? `_s${i.stride}` : ''}`;
 
 export function matrixLdmatrix(cx: InstContext, i: InstOf<'matrix_ldmatrix'>): string {
-  return `${ldmatrixName(i)}(${cx.ref(i.address)}, ptx_tid_linear)`;
+  return `${ldmatrixName(i, cx.fn.memory?.shared.view === 'f16')}(${cx.ref(i.address)}, ptx_tid_linear)`;
 }
 
 /** Halves of the per-warp staging area of the direct loads' fallback (A 16 x 16 and B 16 x 8 fit). */
@@ -189,19 +194,9 @@ export const ldmatrixStageHalves = `${WARPS_IN_BLOCK} * ${LDMATRIX_STAGE_HALVES}
  */
 export function ldmatrixDeclarations(insts: readonly InstOf<'matrix_ldmatrix'>[], shared: Place | undefined, stage: string): string[] {
   const forms = new Map<string, InstOf<'matrix_ldmatrix'>>();
-  for (const i of insts) forms.set(ldmatrixName(i), i);
+  for (const i of insts) forms.set(ldmatrixName(i, shared?.view === 'f16'), i);
   return [...forms].map(([name, i]) => ldmatrixHelper(name, i, shared, stage));
 }
-
-/**
- * An A register holds (row g, columns 2q..) of its 8x8 block (row 8 * (j & 1), column 8 * (j >> 1)
- * for register j), a B register (rows 2q.., column g) of block (row 8 * j, column 0); ldmatrix
- * hands out (row g, columns 2q..) of a memory matrix, .trans (rows 2q.., column g). So memory
- * rows are the operand's rows for A without .trans and for B with it (a row-major matrix), its
- * columns otherwise (column major).
- */
-const isRowMajor = (i: InstOf<'matrix_ldmatrix'>): boolean => (i.fragment === 'a') !== i.trans;
-const blockOf = (i: InstOf<'matrix_ldmatrix'>, j: number): [number, number] => (i.fragment === 'a' ? [j & 1, j >> 1] : [j, 0]);
 
 function ldmatrixHelper(name: string, i: InstOf<'matrix_ldmatrix'>, shared: Place | undefined, stage: string): string {
   const t = i.type as T.MatrixType;
@@ -232,8 +227,17 @@ function ldmatrixHelper(name: string, i: InstOf<'matrix_ldmatrix'>, shared: Plac
     const cell = (e: number): string => (i.fragment === 'a' ? at(`${8 * br}u + g`, `${8 * bc + e}u + 2u * q`) : at(`${8 * br + e}u + 2u * q`, 'g'));
     return [`let w${j} = bitcast<vec2<f16>>(${w});`, `${shared.name}[h + ${cell(0)}] = w${j}.x;`, `${shared.name}[h + ${cell(1)}] = w${j}.y;`];
   });
+  const load = (at: string, ld: string): string => `subgroupMatrixLoad<${matrixType(t)}, ${rowMajor ? 'row_major' : 'col_major'}>(&${shared.name}, ${at}, ${ld})`;
+  // a stride ldmatrix-strides.ts proved holds wherever the block's x size is a multiple of 32,
+  // a pipeline constant: the driver keeps one of the two ways
+  const proven = i.stride === undefined ? [] : [
+    '  if ((ptx_ntid_x & 31u) == 0u) {',
+    `    return ${load(`subgroupBroadcast(addr, ${8 * (i.matrices[0] as number)}u) >> 1u`, `${i.stride / 2}u`)};`,
+    '  }',
+  ];
   return [
     head,
+    ...proven,
     ...directTest(i),
     '  var at = base >> 1u;',
     '  var ld = stride >> 1u;',
@@ -244,25 +248,9 @@ function ldmatrixHelper(name: string, i: InstOf<'matrix_ldmatrix'>, shared: Plac
     '    at = h;',
     `    ld = ${rowMajor ? cols : rows}u;`,
     '  }',
-    `  return subgroupMatrixLoad<${matrixType(t)}, ${rowMajor ? 'row_major' : 'col_major'}>(&${shared.name}, at, ld);`,
+    `  return ${load('at', 'ld')};`,
     '}',
   ].join('\n');
-}
-
-/**
- * Where each memory matrix m's block sits (bit m of each mask): `used`, and its position along
- * memory rows (in 8-row steps) and across memory columns (in 8-half steps); register 0's block is
- * the origin.
- */
-function placement(i: InstOf<'matrix_ldmatrix'>): { used: number; along: number; across: number } {
-  const rowMajor = isRowMajor(i);
-  let used = 0; let along = 0; let across = 0;
-  i.matrices.forEach((m, j) => {
-    const [r, c] = blockOf(i, j);
-    const [mr, mc] = rowMajor ? [r, c] : [c, r];
-    used |= 1 << m; along |= mr << m; across |= mc << m;
-  });
-  return { used, along, across };
 }
 
 /**

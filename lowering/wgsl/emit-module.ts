@@ -32,10 +32,13 @@ function usesMatrices(fn: IrFunction): boolean {
 }
 
 /** The path's report, saying how many mma operands come straight from ldmatrix tiles. */
-function matrixReport(report: MatrixReport, ldmatrices: number, direct: boolean): MatrixReport {
-  if (ldmatrices === 0) return report;
-  const how = direct ? 'loaded from shared memory where their lane addresses form a strided matrix, else staged' : 'staged (shared memory cannot be viewed as halves here)';
-  return { ...report, reason: `${report.reason}; ${ldmatrices} A/B operands come from ldmatrix tiles, ${how}` };
+function matrixReport(report: MatrixReport, ldmatrices: readonly InstOf<'matrix_ldmatrix'>[], direct: boolean): MatrixReport {
+  if (ldmatrices.length === 0) return report;
+  const proven = ldmatrices.filter((i) => i.stride !== undefined).length;
+  const how = !direct ? 'staged (shared memory cannot be viewed as halves here)'
+    : proven === ldmatrices.length ? 'loaded from shared memory as strided matrices (strides proven at compile time)'
+      : `loaded from shared memory where their lane addresses form a strided matrix (${proven} proven at compile time, the rest tested at run time), else staged`;
+  return { ...report, reason: `${report.reason}; ${ldmatrices.length} A/B operands come from ldmatrix tiles, ${how}` };
 }
 
 function placedOf<K extends 'matrix_stage' | 'matrix_ldmatrix'>(fn: IrFunction, op: K): InstOf<K>[] {
@@ -213,7 +216,7 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
       ...(!matrices && memory.shared.view === 'f16' ? ['shader-f16'] : []),
     ],
     warp,
-    ...(info.matrix ? { matrix: matrixReport(info.matrix, ldmatrices.length, stage !== undefined) } : {}),
+    ...(info.matrix ? { matrix: matrixReport(info.matrix, ldmatrices, stage !== undefined) } : {}),
     ...(fe.trapReasons.size ? { trapReasons: Object.fromEntries(fe.trapReasons) } : {}),
     ...(info.reqntid ? { reqntid: info.reqntid } : {}),
     ...(info.maxntid ? { maxntid: info.maxntid } : {}),

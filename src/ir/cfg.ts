@@ -92,3 +92,64 @@ export function useLists(fn: IrFunction): Map<ValueId, Use[]> {
   }
   return uses;
 }
+
+/**
+ * Immediate post-dominators of the blocks reachable from the entry, over a virtual exit that
+ * every block without successors (return, trap, unreachable) reaches; a block whose paths end
+ * at different exits maps to undefined (the virtual exit). Same algorithm as `dominators`, on the
+ * reversed graph.
+ */
+export function postDominators(fn: IrFunction): Map<BlockId, BlockId | undefined> {
+  const EXIT = -1 as BlockId;
+  const reachable = reversePostorder(fn);
+  const succs = new Map<BlockId, BlockId[]>();
+  const preds = new Map<BlockId, BlockId[]>(reachable.map((b) => [b, []]));
+  preds.set(EXIT, []);
+  for (const b of reachable) {
+    const s = [...new Set(fn.successors(b).map((c) => c.block))];
+    succs.set(b, s.length ? s : [EXIT]);
+    for (const t of succs.get(b) as BlockId[]) preds.get(t)?.push(b);
+  }
+  // reverse postorder of the reversed graph from the exit
+  const seen = new Set<BlockId>([EXIT]);
+  const post: BlockId[] = [];
+  const stack: { b: BlockId; i: number }[] = [{ b: EXIT, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1] as { b: BlockId; i: number };
+    const next = preds.get(top.b) ?? [];
+    if (top.i < next.length) {
+      const p = next[top.i++] as BlockId;
+      if (!seen.has(p)) { seen.add(p); stack.push({ b: p, i: 0 }); }
+    } else {
+      post.push(top.b);
+      stack.pop();
+    }
+  }
+  const rpo = post.reverse();
+  const order = new Map(rpo.map((b, i) => [b, i]));
+  const ipdom = new Map<BlockId, BlockId>([[EXIT, EXIT]]);
+  const intersect = (a: BlockId, b: BlockId): BlockId => {
+    let x = a, y = b;
+    while (x !== y) {
+      while ((order.get(x) ?? 0) > (order.get(y) ?? 0)) x = ipdom.get(x) as BlockId;
+      while ((order.get(y) ?? 0) > (order.get(x) ?? 0)) y = ipdom.get(y) as BlockId;
+    }
+    return x;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const b of rpo) {
+      if (b === EXIT) continue;
+      let nd: BlockId | undefined;
+      for (const s of succs.get(b) ?? []) {
+        if (!ipdom.has(s)) continue;
+        nd = nd === undefined ? s : intersect(s, nd);
+      }
+      if (nd !== undefined && ipdom.get(b) !== nd) { ipdom.set(b, nd); changed = true; }
+    }
+  }
+  const out = new Map<BlockId, BlockId | undefined>();
+  // blocks in endless loops never reach the exit: no post-dominator either
+  for (const b of reachable) { const p = ipdom.get(b); out.set(b, p === undefined || p === EXIT ? undefined : p); }
+  return out;
+}

@@ -304,6 +304,11 @@ export interface MatrixUnstageInst extends Base { readonly op: 'matrix_unstage';
 export interface MatrixLdmatrixInst extends Base {
   readonly op: 'matrix_ldmatrix'; readonly space: MemorySpace; readonly address: ValueId; readonly region: Region | null;
   readonly fragment: 'a' | 'b'; readonly k: 16 | 8; readonly trans: boolean; readonly matrices: readonly number[];
+  /**
+   * Bytes between the rows of the memory matrices, where lowering/ldmatrix-strides.ts proved the
+   * lane addresses strided for every block whose x size is a multiple of 32.
+   */
+  readonly stride?: number;
 }
 
 export type Inst =

@@ -93,11 +93,12 @@ describe('staged mma WGSL', () => {
     const { before, iteration, after } = kLoop(k.wgsl);
     // per slice of 32 k: 2 x 4 m16n8k16 tiles a warp, two k16 steps; 8 accumulators. A and B
     // come from the ldmatrix tiles (ptx_ldsm_*: straight from shared memory where the lane
-    // addresses form a strided matrix, which they do here): 2 A and 4 B operands per k16 step
+    // addresses form a strided matrix, which they do here, with strides that
+    // ldmatrix-strides.ts proves: 40 halves for A, 72 for B): 2 A and 4 B operands per k16 step
     expect(staging(iteration)).toEqual([0, 0, 0, 16, 0]);
-    expect([countIn(iteration, 'ptx_ldsm_a16_n0123('), countIn(iteration, 'ptx_ldsm_b16_t01('), countIn(iteration, 'ptx_ldsm_b16_t23(')]).toEqual([4, 4, 4]);
+    expect([countIn(iteration, 'ptx_ldsm_a16_n0123_s80('), countIn(iteration, 'ptx_ldsm_b16_t01_s144('), countIn(iteration, 'ptx_ldsm_b16_t23_s144(')]).toEqual([4, 4, 4]);
     expect(k.wgsl).toMatch(/^var<workgroup> ptx_shared: array<f16, /m);
-    expect(k.layout.matrix?.reason).toMatch(/; 12 A\/B operands come from ldmatrix tiles, loaded from shared memory where their lane addresses form a strided matrix, else staged$/);
+    expect(k.layout.matrix?.reason).toMatch(/; 12 A\/B operands come from ldmatrix tiles, loaded from shared memory as strided matrices \(strides proven at compile time\)$/);
     expect([countIn(before, ZERO), ...staging(before)]).toEqual([8, 0, 0, 0, 0, 0]);
     expect(staging(after)).toEqual([0, 0, 0, 0, 8]);
     // the loop's matrix parameters are function-scope variables of the result type
@@ -111,13 +112,14 @@ describe('mma operands straight from ldmatrix tiles (matrix_ldmatrix)', () => {
   const direct = (wgsl: string, name: string): string | undefined =>
     new RegExp(`^fn ${name}\\([^]*?subgroupMatrixLoad<[^>]*>, (\\w+)>\\(&ptx_shared, at, ld\\)`, 'm').exec(wgsl)?.[1];
 
+  // (the stride suffix: proven by ldmatrix-strides.ts, tests/matrix/ldmatrix-strides.test.ts)
   it.each([
-    ['lds_k16', { ptx_ldsm_a16_n0123: 'row_major', ptx_ldsm_b16_t01: 'row_major' }],
-    ['lds_k16_bt', { ptx_ldsm_a16_n0123: 'row_major', ptx_ldsm_b16_n01: 'col_major' }],
-    ['lds_k16_permuted', { ptx_ldsm_a16_n0213: 'row_major', ptx_ldsm_b16_t01: 'row_major' }],
-    ['lds_k8', { ptx_ldsm_a8_n01: 'row_major', ptx_ldsm_b8_t0: 'row_major' }],
+    ['lds_k16', { ptx_ldsm_a16_n0123_s48: 'row_major', ptx_ldsm_b16_t01_s32: 'row_major' }],
+    ['lds_k16_bt', { ptx_ldsm_a16_n0123_s48: 'row_major', ptx_ldsm_b16_n01_s48: 'col_major' }],
+    ['lds_k16_permuted', { ptx_ldsm_a16_n0213: 'row_major', ptx_ldsm_b16_t01_s32: 'row_major' }],
+    ['lds_k8', { ptx_ldsm_a8_n01_s32: 'row_major', ptx_ldsm_b8_t0_s32: 'row_major' }],
     // the swizzle is an xor: A keeps the staging of its registers, without a run-time test
-    ['lds_k16_swizzled', { ptx_ldsm_b16_t01: 'row_major' }],
+    ['lds_k16_swizzled', { ptx_ldsm_b16_t01_s32: 'row_major' }],
   ] as const)('%s reads its operands as matrices from shared memory viewed as halves', (entry, forms) => {
     const k = kernel('ldmatrix_direct', entry);
     expect(k.layout.matrix?.path).toBe('tensor-core');
