@@ -7,7 +7,7 @@
  *   `return` and block-argument copies in which every block's code appears exactly once.
  *   Reducible CFGs use Ramsey's algorithm ("Beyond Relooper", ICFP 2022: a node's
  *   dominator-tree children that are merge points follow it in nested blocks, back edges
- *   become `continue`) and then resolve-jumps maps the labelled blocks and branches onto
+ *   become `continue`; a loop header's children outside its loop follow the `loop`) and then resolve-jumps maps the labelled blocks and branches onto
  *   WGSL, where only the innermost loop can be left with `break`. Irreducible CFGs get a
  *   correct fallback: a state machine over all blocks inside one `loop`.
  * Does not: move barriers into uniform control flow (warp/convergence lowering does).
@@ -26,6 +26,12 @@ interface Cfg {
   readonly children: Map<BlockId, BlockId[]>;
   readonly loopHeaders: Set<BlockId>;
   readonly mergeNodes: Set<BlockId>;
+  /**
+   * Dominator-tree children of a loop header outside its loop (what runs after the loop): they
+   * follow the `loop` statement, reached by `break`, instead of nesting in the loop's body, so
+   * that a kernel of many loops in a row is not nested as deep as it has loops.
+   */
+  readonly followers: Set<BlockId>;
 }
 
 function analyse(fn: IrFunction): Cfg | 'irreducible' {
@@ -51,7 +57,25 @@ function analyse(fn: IrFunction): Cfg | 'irreducible' {
     }
     if (forward >= 2) mergeNodes.add(b);
   }
-  return { fn, order, idom, children, loopHeaders, mergeNodes };
+  const followers = new Set<BlockId>();
+  for (const h of loopHeaders) {
+    const body = naturalLoop(h, preds, order);
+    for (const c of children.get(h) ?? []) if (!body.has(c)) followers.add(c);
+  }
+  return { fn, order, idom, children, loopHeaders, mergeNodes, followers };
+}
+
+/** The blocks of the loop headed by h: h and those that reach one of its back edges without passing h. */
+function naturalLoop(h: BlockId, preds: Map<BlockId, BlockId[]>, order: Map<BlockId, number>): Set<BlockId> {
+  const body = new Set<BlockId>([h]);
+  const work = (preds.get(h) ?? []).filter((p) => order.has(p) && (order.get(p) as number) >= (order.get(h) as number));
+  while (work.length) {
+    const b = work.pop() as BlockId;
+    if (body.has(b)) continue;
+    body.add(b);
+    for (const p of preds.get(b) ?? []) if (order.has(p)) work.push(p);
+  }
+  return body;
 }
 
 function copies(fn: IrFunction, call: BlockCall): Labelled[] {
@@ -61,10 +85,12 @@ function copies(fn: IrFunction, call: BlockCall): Labelled[] {
 }
 
 function doTree(cx: Cfg, x: BlockId): Labelled[] {
-  const merges = (cx.children.get(x) ?? []).filter((c) => cx.mergeNodes.has(c));
+  const merges = (cx.children.get(x) ?? []).filter((c) => cx.mergeNodes.has(c) || cx.followers.has(c));
   merges.sort((a, b) => (cx.order.get(b) as number) - (cx.order.get(a) as number));
-  const code = nodeWithin(cx, x, merges);
-  return cx.loopHeaders.has(x) ? [{ kind: 'loop', label: x, body: code }] : code;
+  if (!cx.loopHeaders.has(x)) return nodeWithin(cx, x, merges);
+  const after = merges.filter((c) => cx.followers.has(c));
+  const loop: Labelled = { kind: 'loop', label: x, body: nodeWithin(cx, x, merges.filter((c) => !cx.followers.has(c))) };
+  return following(cx, [loop], after);
 }
 
 function nodeWithin(cx: Cfg, x: BlockId, merges: readonly BlockId[]): Labelled[] {
@@ -73,11 +99,18 @@ function nodeWithin(cx: Cfg, x: BlockId, merges: readonly BlockId[]): Labelled[]
   return [{ kind: 'block', label: y, body: nodeWithin(cx, x, rest) }, ...doTree(cx, y)];
 }
 
+/** `code` in blocks labelled by `merges` (latest first), each followed by its own tree. */
+function following(cx: Cfg, code: Labelled[], merges: readonly BlockId[]): Labelled[] {
+  const [y, ...rest] = merges;
+  if (y === undefined) return code;
+  return [{ kind: 'block', label: y, body: following(cx, code, rest) }, ...doTree(cx, y)];
+}
+
 function doBranch(cx: Cfg, from: BlockId, call: BlockCall): Labelled[] {
   const to = call.block;
   const pre = copies(cx.fn, call);
   if ((cx.order.get(to) as number) <= (cx.order.get(from) as number)) return [...pre, { kind: 'br', label: to, to: 'loop' }];
-  if (cx.mergeNodes.has(to)) return [...pre, { kind: 'br', label: to, to: 'block' }];
+  if (cx.mergeNodes.has(to) || cx.followers.has(to)) return [...pre, { kind: 'br', label: to, to: 'block' }];
   return [...pre, ...doTree(cx, to)];
 }
 

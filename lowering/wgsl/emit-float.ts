@@ -81,6 +81,12 @@ export function floatBinary(cx: ExprContext, i: InstOf<'fbinary'>): string {
     if (i.sat) return bitsOut(cx, i.type, canonical(cx, x), false, true);
     return cx.nativeFloat.canonicalNaN ? x : `bitcast<f32>(${cx.call('f32r_canon', x)})`;
   }
+  // an exact product that is never subnormal (the portable mma's f16 and fp8 products): nothing
+  // for a flushing device to get wrong, and a NaN is made canonical here
+  if (i.exact && i.kind === 'mul' && !half && !i.ftz && !i.sat) {
+    const x = `(${cx.ref(i.a)} * ${cx.ref(i.b)})`;
+    return cx.nativeFloat.canonicalNaN ? x : `bitcast<f32>(${cx.call('f32r_canon', x)})`;
+  }
   const plain = arith && cx.nativeFloat.addMul;
   let e: string;
   switch (i.kind) {
@@ -164,6 +170,7 @@ export function checkedArith(cx: ExprContext, inst: Inst): CheckedArith | undefi
   if (!T.isFloat(inst.type, 32) || inst.ftz || inst.sat || (inst.rounding !== 'default' && inst.rounding !== 'rn')) return undefined;
   if (inst.op === 'fma') return cx.nativeFma && !cx.nativeFloat.addMul ? 'fma' : undefined;
   if (inst.kind !== 'add' && inst.kind !== 'sub' && inst.kind !== 'mul') return undefined;
+  if (inst.exact) return undefined;
   return inst.rounding === 'default' && cx.nativeFloat.addMul ? undefined : inst.kind;
 }
 

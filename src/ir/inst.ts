@@ -95,8 +95,10 @@ export interface FloatBinaryInst extends Base {
   /** `.relu` (min/max on f16/bf16): negative results become +0, NaN the canonical NaN. */
   readonly relu?: boolean;
   /**
-   * mul only: a product the compiler itself wrote knowing it exact, which contract-mul-add must
-   * not fuse (fusing could not change its result, only its cost on a device without a fused fma).
+   * mul only: a product the compiler itself wrote knowing it exact and never subnormal (zero,
+   * normal, infinite or NaN), which contract-mul-add must not fuse (fusing could not change its
+   * result, only its cost on a device without a fused fma) and the emitter writes as WGSL's own
+   * product without a check (a device that flushes subnormals cannot get it wrong).
    */
   readonly exact?: boolean;
 }

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPtx } from '../../src/index.js';
 import { releaseDefaultDevice } from '../../runtime/device.js';
-import { IRREDUCIBLE, NESTED_BREAK } from './structurize.test.js';
+import { IRREDUCIBLE, NESTED_BREAK, SEQUENTIAL_LOOPS } from './structurize.test.js';
 
 afterAll(() => releaseDefaultDevice());
 
@@ -30,9 +30,25 @@ function nestedRef(tid: number, n: number): number {
   }
 }
 
+function sequentialRef(tid: number, n: number): number {
+  let r3 = 0;
+  let r4 = 0;
+  do { r3 = (r3 + r4) >>> 0; r4++; } while (r4 < tid);
+  for (r4 = 0; r4 < n; r4++) r3 = Math.imul(r3, 3) >>> 0;
+  r3 = (r3 + 7) >>> 0;
+  r4 = 0;
+  for (;;) {
+    r4++;
+    r3 = (r3 ^ r4) >>> 0;
+    if (r3 > 1000 || !(r4 < 20)) break;
+  }
+  return (r3 << 1) >>> 0;
+}
+
 describe.each([
   ['irreducible', IRREDUCIBLE, irreducibleRef],
   ['nested-break', NESTED_BREAK, nestedRef],
+  ['sequential-loops', SEQUENTIAL_LOOPS, sequentialRef],
 ] as const)('%s control flow on WebGPU', (_name, src, ref) => {
   it('matches the JS reference for every thread', async () => {
     const out = new Uint32Array(64).fill(0xdeadbeef);

@@ -55,6 +55,38 @@ INNER:
   @%p3 bra OUTER;
 DONE:`);
 
+/**
+ * Loops one after another: a do-while (test at the latch), a while (test at the header), and a
+ * loop left from its middle, whose exit code runs before the next loop; then a tail.
+ */
+export const SEQUENTIAL_LOOPS = wrap(`
+  mov.u32 %r3, 0;
+  mov.u32 %r4, 0;
+L1:
+  add.s32 %r3, %r3, %r4;
+  add.s32 %r4, %r4, 1;
+  setp.lt.u32 %p1, %r4, %r2;
+  @%p1 bra L1;
+  mov.u32 %r4, 0;
+L2:
+  setp.ge.u32 %p2, %r4, %r1;
+  @%p2 bra L2_DONE;
+  mul.lo.s32 %r3, %r3, 3;
+  add.s32 %r4, %r4, 1;
+  bra L2;
+L2_DONE:
+  add.s32 %r3, %r3, 7;
+  mov.u32 %r4, 0;
+L3:
+  add.s32 %r4, %r4, 1;
+  xor.b32 %r3, %r3, %r4;
+  setp.gt.u32 %p3, %r3, 1000;
+  @%p3 bra L3_OUT;
+  setp.lt.u32 %p4, %r4, 20;
+  @%p4 bra L3;
+L3_OUT:
+  shl.b32 %r3, %r3, 1;`);
+
 describe('structurize', () => {
   it('uses a state machine only for an irreducible CFG', () => {
     const wgsl = compile(IRREDUCIBLE).kernels[0]?.wgsl ?? '';
@@ -67,5 +99,13 @@ describe('structurize', () => {
     const wgsl = compile(NESTED_BREAK).kernels[0]?.wgsl ?? '';
     expect((wgsl.match(/loop \{/g) ?? []).length).toBe(2);
     expect(wgsl).toContain('ptx_exit');
+  });
+
+  it('puts what runs after a loop after it, not inside its body', () => {
+    const wgsl = compile(SEQUENTIAL_LOOPS).kernels[0]?.wgsl ?? '';
+    const loops = [...wgsl.matchAll(/^( *)loop \{$/gm)].map((m) => (m[1] as string).length);
+    expect(loops).toHaveLength(3);
+    // all three at the body's own depth: none nested in another's exit
+    expect(new Set(loops).size).toBe(1);
   });
 });
