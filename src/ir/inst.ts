@@ -98,7 +98,8 @@ export interface FloatBinaryInst extends Base {
    * mul only: a product the compiler itself wrote knowing it exact and never subnormal (zero,
    * normal, infinite or NaN), which contract-mul-add must not fuse (fusing could not change its
    * result, only its cost on a device without a fused fma) and the emitter writes as WGSL's own
-   * product without a check (a device that flushes subnormals cannot get it wrong).
+   * product without a check (a device that flushes subnormals cannot get it wrong) and without
+   * making a NaN canonical: its only reader must be an f32 add, which does.
    */
   readonly exact?: boolean;
 }

@@ -34,8 +34,6 @@ import { registerList } from './handlers-matrix.js';
 import { INPUT_BITS } from './matrix-fragments.js';
 import { isIntegerInput, mmaForm, type Accumulator, type MmaForm } from './mma-form.js';
 import { isOwnLane, type ElementRef, type LaneExpr, type RegisterShape } from './mma-operands.js';
-import { countedLoop, loopVariable } from './counted-loop.js';
-import type { Variable } from './ssa.js';
 import { WarpExchange } from './warp-exchange.js';
 import { mmaStaged, stagedShape } from './mma-tensor-core.js';
 
@@ -163,92 +161,6 @@ class MmaLowering {
     return acc;
   }
 
-  /**
-   * Where the quad figures (f16, bf16, tf32, fp8 inputs) put the sums' terms: A[row][k] and
-   * B[k][col] in lane `static | t` of a quad, t running over 0..3 as k runs over runs of H
-   * consecutive values, so k = 4H * o + H * t + h with the element inside the lane fixed by o and
-   * h. Then a loop over t with the source lanes computed at run time sums each D element in the
-   * same increasing k as the unrolled form, H products per element and iteration: a Triton
-   * matmul's 32 mma per thread were 1.1 MB of WGSL unrolled. The H that fits, or undefined where
-   * the terms are not laid out so (f64, integers, m8n8k4's quad pairs).
-   */
-  private quadRuns(): number | undefined {
-    const { f } = this;
-    const ops = f.operands;
-    if (f.a === 'f64' || isIntegerInput(f.a)) return undefined;
-    const n = ops.d.regs * ops.d.perReg;
-    const fits = (H: number): boolean => {
-      if (ops.k % (4 * H) !== 0) return false;
-      for (let i = 0; i < n; i++) {
-        for (let k = 0; k < ops.k; k++) {
-          const t = Math.floor((k % (4 * H)) / H);
-          for (const at of [ops.aAt, ops.bAt]) {
-            const r = at(i, k);
-            const r0 = at(i, k - H * t);
-            const same = r.elem.mask === 0 && r.elem.add === r0.elem.add && r.lane.mask === r0.lane.mask && r.lane.shl === r0.lane.shl;
-            if (!same || (r.lane.or & 3) !== t || (r.lane.or & ~3) !== (r0.lane.or & ~3) || ((r.lane.mask << r.lane.shl) & 3) !== 0) return false;
-          }
-        }
-      }
-      return true;
-    };
-    return [1, 2, 4].find(fits);
-  }
-
-  /** D's elements summed by loops over t (quadRuns), one loop per run of 4H values of k. */
-  private quadLoopResults(H: number): ValueId[] {
-    const { cx, f, x, s } = this;
-    const ops = f.operands;
-    const n = ops.d.regs * ops.d.perReg;
-    const accs = Array.from({ length: n }, (_, i) => {
-      const v = loopVariable(T.f32, 'mma_acc');
-      cx.ssa.write(v, cx.block, this.elementAt('c', ops.cAt(i)));
-      return v;
-    });
-    const staticPart = (l: LaneExpr): LaneExpr => ({ mask: l.mask, shl: l.shl, or: l.or & ~3 });
-    const laneKey = (l: LaneExpr): string => `${l.mask},${l.shl},${l.or}`;
-    for (let o = 0; o < ops.k / (4 * H); o++) {
-      // the lanes' static parts before the loop, which they dominate
-      const bases = new Map<string, ValueId>();
-      for (let i = 0; i < n; i++) {
-        for (const at of [ops.aAt, ops.bAt]) {
-          const l = staticPart(at(i, 4 * H * o).lane);
-          bases.set(laneKey(l), this.laneOf(l));
-        }
-      }
-      countedLoop(cx, x.k(4), 1, 'mma_t', (t) => {
-        const lanes = new Map<string, ValueId>();
-        const elements = new Map<string, ValueId>();
-        const term = (role: 'a' | 'b', ref: ElementRef): ValueId => {
-          const key = laneKey(staticPart(ref.lane));
-          const e = ref.elem.add;
-          const memo = `${role}.${e}@${key}`;
-          let v = elements.get(memo);
-          if (v !== undefined) return v;
-          let lane = lanes.get(key);
-          if (lane === undefined) lanes.set(key, (lane = x.bin('or', bases.get(key) as ValueId, t)));
-          const { perReg } = this.shapeOf(role);
-          const own = this.regs[role][Math.floor(e / perReg)] as ValueId;
-          const w = x.shuffleWide(own, lane);
-          const word = cx.fn.typeOf(w) === cx.fn.typeOf(own) ? w : cx.emit({ op: 'bitcast', type: cx.fn.typeOf(own), value: w }, s);
-          elements.set(memo, (v = this.convert(word, e % perReg, this.typeOf(role))));
-          return v;
-        };
-        for (let i = 0; i < n; i++) {
-          let acc = cx.ssa.read(accs[i] as Variable, cx.block, s);
-          for (let h = 0; h < H; h++) {
-            // the t = 0 term of this run: its element holds for every t
-            const k = 4 * H * o + h;
-            const product = this.float('mul', term('a', ops.aAt(i, k)), term('b', ops.bAt(i, k)), EXACT_PRODUCTS.has(f.a));
-            acc = this.float('add', acc, product);
-          }
-          cx.ssa.write(accs[i] as Variable, cx.block, acc);
-        }
-      }, s);
-    }
-    return accs.map((v) => cx.ssa.read(v, cx.block, s));
-  }
-
   private float(kind: 'add' | 'mul', a: ValueId, b: ValueId, exact = false): ValueId {
     return this.cx.emit({ op: 'fbinary', kind, type: T.f32, a, b, rounding: 'default', ftz: false, sat: false, ...(exact ? { exact } : {}) }, this.s);
   }
@@ -315,8 +227,7 @@ class MmaLowering {
     this.regs.a = a.map((o) => cx.read(o, registerType(f.a)));
     this.regs.b = b.map((o) => cx.read(o, registerType(f.b)));
     this.regs.c = c.map((o) => cx.read(o, registerType(f.c)));
-    const runs = this.quadRuns();
-    const results = runs !== undefined ? this.quadLoopResults(runs) : Array.from({ length: ops.d.regs * ops.d.perReg }, (_, i) => this.result(i));
+    const results = Array.from({ length: ops.d.regs * ops.d.perReg }, (_, i) => this.result(i));
     d.forEach((op, r) => {
       if (ops.d.perReg === 1) { cx.write(op, results[r] as ValueId); return; }
       const half = (e: number): ValueId => cx.emit({ op: 'convert', type: T.f16, value: results[2 * r + e] as ValueId, fromSigned: false, toSigned: false, rounding: 'rn', sat: false, ftz: false }, this.s);
