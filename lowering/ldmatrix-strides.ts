@@ -20,7 +20,9 @@
  *   matrix_ldmatrix). Guarantees: a matrix_ldmatrix gets `stride` (bytes between the rows of its
  *   memory matrices, a positive multiple of 16 below 16 KiB) only where every lane address the
  *   ldmatrix reads is base + (8 * along + row) * stride + 16 * across for the block its matrix
- *   holds (emit-matrix.ts `placement`), whenever the block's x size is a multiple of 32.
+ *   holds (emit-matrix.ts `placement`), whenever the block's x size is a multiple of 32. The
+ *   base itself is not tested: ldmatrix reads each row as one 16-byte access, so its row
+ *   addresses are taken to be 16-byte aligned, as the load wants them.
  * Does not: change any other instruction, or prove anything for a kernel without matrix_ldmatrix.
  */
 import type { BlockId, ValueId } from '../src/ir/entities.js';
