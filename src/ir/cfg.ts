@@ -34,8 +34,16 @@ export function reversePostorder(fn: IrFunction): BlockId[] {
 
 /** Immediate dominators of reachable blocks (the entry maps to itself). */
 export function dominators(fn: IrFunction, rpo: readonly BlockId[], preds: Map<BlockId, BlockId[]>): Map<BlockId, BlockId> {
+  return immediateDominators(fn.entry, rpo, (b) => preds.get(b) ?? []);
+}
+
+/**
+ * Cooper, Harvey & Kennedy's iteration over a graph given by its nodes in reverse postorder
+ * from `start` and each node's predecessors: dominators, or post-dominators on the reversed graph.
+ */
+function immediateDominators(start: BlockId, rpo: readonly BlockId[], predsOf: (b: BlockId) => readonly BlockId[]): Map<BlockId, BlockId> {
   const order = new Map(rpo.map((b, i) => [b, i]));
-  const idom = new Map<BlockId, BlockId>([[fn.entry, fn.entry]]);
+  const idom = new Map<BlockId, BlockId>([[start, start]]);
   const intersect = (a: BlockId, b: BlockId): BlockId => {
     let x = a, y = b;
     while (x !== y) {
@@ -47,9 +55,9 @@ export function dominators(fn: IrFunction, rpo: readonly BlockId[], preds: Map<B
   for (let changed = true; changed; ) {
     changed = false;
     for (const b of rpo) {
-      if (b === fn.entry) continue;
+      if (b === start) continue;
       let nd: BlockId | undefined;
-      for (const p of preds.get(b) ?? []) {
+      for (const p of predsOf(b)) {
         if (!idom.has(p)) continue;
         nd = nd === undefined ? p : intersect(p, nd);
       }
@@ -96,8 +104,7 @@ export function useLists(fn: IrFunction): Map<ValueId, Use[]> {
 /**
  * Immediate post-dominators of the blocks reachable from the entry, over a virtual exit that
  * every block without successors (return, trap, unreachable) reaches; a block whose paths end
- * at different exits maps to undefined (the virtual exit). Same algorithm as `dominators`, on the
- * reversed graph.
+ * at different exits maps to undefined (the virtual exit).
  */
 export function postDominators(fn: IrFunction): Map<BlockId, BlockId | undefined> {
   const EXIT = -1 as BlockId;
@@ -125,29 +132,8 @@ export function postDominators(fn: IrFunction): Map<BlockId, BlockId | undefined
       stack.pop();
     }
   }
-  const rpo = post.reverse();
-  const order = new Map(rpo.map((b, i) => [b, i]));
-  const ipdom = new Map<BlockId, BlockId>([[EXIT, EXIT]]);
-  const intersect = (a: BlockId, b: BlockId): BlockId => {
-    let x = a, y = b;
-    while (x !== y) {
-      while ((order.get(x) ?? 0) > (order.get(y) ?? 0)) x = ipdom.get(x) as BlockId;
-      while ((order.get(y) ?? 0) > (order.get(x) ?? 0)) y = ipdom.get(y) as BlockId;
-    }
-    return x;
-  };
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const b of rpo) {
-      if (b === EXIT) continue;
-      let nd: BlockId | undefined;
-      for (const s of succs.get(b) ?? []) {
-        if (!ipdom.has(s)) continue;
-        nd = nd === undefined ? s : intersect(s, nd);
-      }
-      if (nd !== undefined && ipdom.get(b) !== nd) { ipdom.set(b, nd); changed = true; }
-    }
-  }
+  // on the reversed graph a block's predecessors are its successors
+  const ipdom = immediateDominators(EXIT, post.reverse(), (b) => succs.get(b) ?? []);
   const out = new Map<BlockId, BlockId | undefined>();
   // blocks in endless loops never reach the exit: no post-dominator either
   for (const b of reachable) { const p = ipdom.get(b); out.set(b, p === undefined || p === EXIT ? undefined : p); }
