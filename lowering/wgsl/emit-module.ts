@@ -11,7 +11,7 @@ import type { FunctionMemory, IrFunction, MemoryView } from '../../src/ir/functi
 import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type KernelLayout, type OverrideName, type ParamLayout } from '../layout.js';
 import { GENERIC_TAG } from '../pass.js';
 import { FunctionEmitter, type ReplayMode } from './emit-function.js';
-import { linkLibrary } from './library.js';
+import { linkedLibrary, type LinkedLibrary } from './library.js';
 import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
@@ -199,10 +199,9 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
     ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
   ];
-  const library = linkLibrary(fe.library);
-  const before = [...decls, '', ...(library ? [library, ''] : []), ...head];
-  const wgsl = [...before, ...fe.lines, '}', ''].join('\n');
-  const lineMap = wgslLineMap(before, fe, info.lineOf);
+  const library = linkedLibrary(fe.library);
+  const wgsl = [...decls, '', ...(library.text ? [library.text, ''] : []), ...head, ...fe.lines, '}', ''].join('\n');
+  const lineMap = wgslLineMap(decls, library, head, fe, info.lineOf);
   const layout: KernelLayout = {
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
@@ -221,11 +220,18 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   return { layout, wgsl, entryPoint, lineMap, ...(epilogueEntryPoint ? { epilogueEntryPoint } : {}) };
 }
 
-/** CompiledKernel.lineMap: null for every line before the body, the instruction's PTX line for body lines. */
-function wgslLineMap(before: readonly string[], fe: FunctionEmitter, lineOf: ((offset: number) => number) | undefined): (number | null)[] {
+/**
+ * CompiledKernel.lineMap: null for every line before the body (the declarations, an empty line,
+ * the library and another empty line if it is not empty, the entry point's head), the
+ * instruction's PTX line for body lines.
+ */
+function wgslLineMap(decls: readonly string[], library: LinkedLibrary, head: readonly string[], fe: FunctionEmitter, lineOf: ((offset: number) => number) | undefined): (number | null)[] {
   const map: (number | null)[] = [];
   const lineCount = (text: string): number => { let n = 1; for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++; return n; };
-  for (const text of before) for (let n = lineCount(text); n > 0; n--) map.push(null);
+  let before = 1 + (library.text ? library.lines + 1 : 0);
+  for (const text of decls) before += lineCount(text);
+  for (const text of head) before += lineCount(text);
+  for (; before > 0; before--) map.push(null);
   let lastOffset = -1;
   let lastLine: number | null = null;
   fe.lines.forEach((text, i) => {
