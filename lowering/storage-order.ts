@@ -50,7 +50,8 @@ export function barriersOrderingStorage(fn: IrFunction): Set<Inst> {
   const preds = predecessors(fn);
   // before[b]: accesses on some path into b; after[b]: accesses on some path out of b's end
   const before = fixpoint(blocks, (b, get) => (preds.get(b) ?? []).reduce((f, p) => f | get(p) | (own.get(p) as Access), NONE));
-  const after = fixpoint(blocks, (b, get) => fn.successors(b).reduce((f, s) => f | get(s.block) | (own.get(s.block) as Access), NONE));
+  // (visited last block first: in block order, what follows a block reached it one round per block)
+  const after = fixpoint([...blocks].reverse(), (b, get) => fn.successors(b).reduce((f, s) => f | get(s.block) | (own.get(s.block) as Access), NONE));
   const out = new Set<Inst>();
   for (const b of blocks) {
     const ids = fn.block(b).insts;
