@@ -119,7 +119,7 @@ class Walk {
     private readonly exitNonUniform: boolean,
     private readonly stateNonUniform: boolean,
     /** Use lists of the function as structurize left it, before any block is split (dry walks change nothing, so every round shares one). */
-    private readonly uses: ReadonlyMap<ValueId, readonly Use[]>,
+    private readonly uses: () => ReadonlyMap<ValueId, readonly Use[]>,
     /** Facts of the tree as structurize left it: dry walks change nothing, so every round shares them. */
     memo: TreeFacts = newTreeFacts(),
   ) {
@@ -328,7 +328,7 @@ class Walk {
     for (const b of inside) {
       for (const id of this.fn.block(b).insts) {
         for (const r of this.fn.inst(id).results) {
-          const outside = (this.uses.get(r) ?? []).some((u) => !inside.has(u.kind === 'inst' ? this.fn.inst(u.inst).block : u.block));
+          const outside = (this.uses().get(r) ?? []).some((u) => !inside.has(u.kind === 'inst' ? this.fn.inst(u.inst).block : u.block));
           if (outside) out.add(r);
         }
       }
@@ -648,7 +648,10 @@ export const converge: Pass = {
     if (!structured) return;
     const any = fn.blocks.some((b) => b.insts.some((id) => isCollective(fn.inst(id).inst, cx)));
     if (!any) return;
-    const uses = useLists(fn);
+    // Built when a walk first needs it (a predicated loop), and before the walk that changes the
+    // function: kernels whose collectives are all in uniform control flow never need it.
+    let lists: ReadonlyMap<ValueId, readonly Use[]> | undefined;
+    const uses = (): ReadonlyMap<ValueId, readonly Use[]> => (lists ??= useLists(fn));
     let nonUniform = new Set<ValueId>();
     let exitNU = false;
     let stateNU = false;
@@ -669,6 +672,7 @@ export const converge: Pass = {
       exitNU ||= w.exitGuarded;
       stateNU ||= w.stateGuarded;
     }
+    uses();
     const w: Walk = new Walk(fn, cx, false, nonUniform, exitNU, stateNU, uses);
     fn.structured = { ...structured, body: w.body(structured.body) };
   },
