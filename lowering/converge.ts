@@ -41,7 +41,7 @@
  * Because the decisions and the uniformity of block parameters depend on each other, the
  * walk runs in a dry mode until the set of non-uniform values is stable, then once for real.
  */
-import { blockId, valueId, type BlockId, type ValueId } from '../src/ir/entities.js';
+import { blockId, valueId, type BlockId, type InstId, type ValueId } from '../src/ir/entities.js';
 import type { IrFunction } from '../src/ir/function.js';
 import { HAS_EFFECTS, operandsOf, type Inst, type SpecialRegister } from '../src/ir/inst.js';
 import type { Stmt } from '../src/ir/structured.js';
@@ -119,7 +119,7 @@ class Walk {
     private readonly exitNonUniform: boolean,
     private readonly stateNonUniform: boolean,
     /** Use lists of the function as structurize left it, before any block is split (dry walks change nothing, so every round shares one). */
-    private readonly uses: ReadonlyMap<ValueId, readonly Use[]>,
+    private readonly uses: () => ReadonlyMap<ValueId, readonly Use[]>,
     /** Facts of the tree as structurize left it: dry walks change nothing, so every round shares them. */
     memo: TreeFacts = newTreeFacts(),
   ) {
@@ -328,7 +328,7 @@ class Walk {
     for (const b of inside) {
       for (const id of this.fn.block(b).insts) {
         for (const r of this.fn.inst(id).results) {
-          const outside = (this.uses.get(r) ?? []).some((u) => !inside.has(u.kind === 'inst' ? this.fn.inst(u.inst).block : u.block));
+          const outside = (this.uses().get(r) ?? []).some((u) => !inside.has(u.kind === 'inst' ? this.fn.inst(u.inst).block : u.block));
           if (outside) out.add(r);
         }
       }
@@ -443,8 +443,8 @@ class Walk {
       if (isCollective(inst, this.cx)) return 'collective';
       return HAS_EFFECTS[inst.op] || fn.inst(id).results.some((r) => ctx.keep.has(r)) ? 'effect' : 'pure';
     });
-    for (const [i, id] of ids.entries()) {
-      const data = fn.inst(id);
+    for (let i = 0; i < ids.length; i++) {
+      const data = fn.inst(ids[i] as InstId);
       const uniform = kinds[i] === 'pure'
         ? pureUniform(data.inst) && operandsOf(data.inst).every((v) => this.uniform(v))
         : data.inst.op === 'barrier' && data.inst.reduce !== null;
@@ -460,7 +460,8 @@ class Walk {
       out.push(run.kind === 'effect' ? this.guard(ctx.cur, [{ kind: 'code', block: nb }]) : { kind: 'code', block: nb });
       run = null;
     };
-    for (const [i, id] of ids.entries()) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as InstId;
       const k = kinds[i] as string;
       if (k === 'collective') {
         close();
@@ -648,15 +649,19 @@ export const converge: Pass = {
     if (!structured) return;
     const any = fn.blocks.some((b) => b.insts.some((id) => isCollective(fn.inst(id).inst, cx)));
     if (!any) return;
-    const uses = useLists(fn);
-    let nonUniform = new Set<ValueId>();
+    // Built when a walk first needs it (a predicated loop), and before the walk that changes the
+    // function: kernels whose collectives are all in uniform control flow never need it.
+    let lists: ReadonlyMap<ValueId, readonly Use[]> | undefined;
+    const uses = (): ReadonlyMap<ValueId, readonly Use[]> => (lists ??= useLists(fn));
+    const nonUniform = new Set<ValueId>();
     let exitNU = false;
     let stateNU = false;
     const facts = newTreeFacts();
     for (let round = 0; ; round++) {
       const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU, uses, facts);
       w.body(structured.body);
-      const grown = [...w.found].some((v) => v >= 0 && !nonUniform.has(v)) || (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
+      let grown = (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
+      for (const v of w.found) if (v >= 0 && !nonUniform.has(v)) { grown = true; break; }
       if (!grown) {
         if (!w.changed) return;
         // Counted barriers wait for arrivals from other steps, and mbarrier waits for updates
@@ -665,10 +670,12 @@ export const converge: Pass = {
         break;
       }
       if (round > 1000) throw new Error('ptx-wgsl internal error: convergence analysis does not terminate');
-      nonUniform = new Set([...nonUniform, ...[...w.found].filter((v) => v >= 0)]);
+      // the walk that read the set is done with it
+      for (const v of w.found) if (v >= 0) nonUniform.add(v);
       exitNU ||= w.exitGuarded;
       stateNU ||= w.stateGuarded;
     }
+    uses();
     const w: Walk = new Walk(fn, cx, false, nonUniform, exitNU, stateNU, uses);
     fn.structured = { ...structured, body: w.body(structured.body) };
   },

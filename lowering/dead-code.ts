@@ -13,6 +13,12 @@ import { HAS_EFFECTS, operandsOf } from '../src/ir/inst.js';
 import { reversePostorder } from '../src/ir/cfg.js';
 import type { Pass } from './pass.js';
 
+/**
+ * Use counts by value id, one array for every run (runs never overlap): a fresh typed array per
+ * run, allocated outside the JS heap, cost 1% of a compile (issue 13).
+ */
+let useCounts = new Int32Array(1024);
+
 export const deadCode: Pass = {
   name: 'dead-code',
   run(fn: IrFunction): void {
@@ -26,7 +32,8 @@ export const deadCode: Pass = {
     // Use counts once, then a worklist: removing a dead instruction can leave its operands'
     // definitions dead, and rescanning the function per layer of them cost a Triton matmul's
     // unrolled mma chains (thousands of instructions deep) a tenth of its compile time.
-    const uses = new Int32Array(fn.values.length);
+    if (useCounts.length < fn.values.length) useCounts = new Int32Array(Math.max(fn.values.length, 2 * useCounts.length));
+    const uses = useCounts.fill(0, 0, fn.values.length);
     const use = (v: ValueId): void => { uses[v] = (uses[v] ?? 0) + 1; };
     for (const b of reachable) {
       const block = fn.block(b);

@@ -28,52 +28,54 @@ function isGlobal(inst: { readonly space: string; readonly region: { readonly ki
   return inst.region ? !PRIVATE_REGIONS.has(inst.region.kind) : !PRIVATE_REGIONS.has(inst.space);
 }
 
-type Access = 'read' | 'write' | undefined;
+/** Kinds of global access as bits: an access, or what some path holds (a join is an or). */
+type Access = number;
+const NONE = 0;
+const READ = 1;
+const WRITE = 2;
 
 function accessOf(inst: Inst): Access {
   switch (inst.op) {
-    case 'load': return isGlobal(inst) && !inst.readOnly ? 'read' : undefined;
-    case 'matrix_load': return isGlobal(inst) ? 'read' : undefined;
-    case 'store': case 'atomic': case 'mbarrier': case 'matrix_store': return isGlobal(inst) ? 'write' : undefined;
-    default: return HAS_EFFECTS[inst.op] && !NO_GLOBAL_EFFECT.has(inst.op) ? 'write' : undefined;
+    case 'load': return isGlobal(inst) && !inst.readOnly ? READ : NONE;
+    case 'matrix_load': return isGlobal(inst) ? READ : NONE;
+    case 'store': case 'atomic': case 'mbarrier': case 'matrix_store': return isGlobal(inst) ? WRITE : NONE;
+    default: return HAS_EFFECTS[inst.op] && !NO_GLOBAL_EFFECT.has(inst.op) ? WRITE : NONE;
   }
 }
-
-interface Flags { read: boolean; write: boolean }
-const or = (a: Flags, b: Flags): Flags => ({ read: a.read || b.read, write: a.write || b.write });
-const NONE: Flags = { read: false, write: false };
-const add = (f: Flags, a: Access): Flags => (a ? or(f, { read: a === 'read', write: a === 'write' }) : f);
 
 /** The barrier instructions of `fn` that need storage ordering. */
 export function barriersOrderingStorage(fn: IrFunction): Set<Inst> {
   const blocks = fn.blockIds();
-  const own = new Map<BlockId, Flags>(blocks.map((b) => [b, fn.block(b).insts.reduce((f, id) => add(f, accessOf(fn.inst(id).inst)), NONE)]));
+  const own = new Map<BlockId, Access>(blocks.map((b) => [b, fn.block(b).insts.reduce((f, id) => f | accessOf(fn.inst(id).inst), NONE)]));
   const preds = predecessors(fn);
   // before[b]: accesses on some path into b; after[b]: accesses on some path out of b's end
-  const before = fixpoint(blocks, (b, get) => (preds.get(b) ?? []).reduce((f, p) => or(f, or(get(p), own.get(p) as Flags)), NONE));
-  const after = fixpoint(blocks, (b, get) => fn.successors(b).reduce((f, s) => or(f, or(get(s.block), own.get(s.block) as Flags)), NONE));
+  const before = fixpoint(blocks, (b, get) => (preds.get(b) ?? []).reduce((f, p) => f | get(p) | (own.get(p) as Access), NONE));
+  // (visited last block first: in block order, what follows a block reached it one round per block)
+  const after = fixpoint([...blocks].reverse(), (b, get) => fn.successors(b).reduce((f, s) => f | get(s.block) | (own.get(s.block) as Access), NONE));
   const out = new Set<Inst>();
   for (const b of blocks) {
-    const insts = fn.block(b).insts.map((id) => fn.inst(id).inst);
+    const ids = fn.block(b).insts;
+    if (!ids.some((id) => fn.inst(id).inst.op === 'barrier')) continue;
+    const insts = ids.map((id) => fn.inst(id).inst);
     // later[k]: accesses after instruction k in the block, then on paths out of it
-    const later: Flags[] = [];
-    insts.reduceRight((f, inst, k) => { later[k] = f; return add(f, accessOf(inst)); }, after.get(b) as Flags);
+    const later: Access[] = [];
+    insts.reduceRight((f, inst, k) => { later[k] = f; return f | accessOf(inst); }, after.get(b) as Access);
     insts.reduce((seen, inst, k) => {
-      if (inst.op === 'barrier' && (seen.write || (seen.read && (later[k] as Flags).write))) out.add(inst);
-      return add(seen, accessOf(inst));
-    }, before.get(b) as Flags);
+      if (inst.op === 'barrier' && ((seen & WRITE) !== 0 || ((seen & READ) !== 0 && ((later[k] as Access) & WRITE) !== 0))) out.add(inst);
+      return seen | accessOf(inst);
+    }, before.get(b) as Access);
   }
   return out;
 }
 
-function fixpoint(blocks: readonly BlockId[], step: (b: BlockId, get: (b: BlockId) => Flags) => Flags): Map<BlockId, Flags> {
-  const m = new Map<BlockId, Flags>(blocks.map((b) => [b, NONE]));
-  const get = (b: BlockId): Flags => m.get(b) ?? NONE;
+function fixpoint(blocks: readonly BlockId[], step: (b: BlockId, get: (b: BlockId) => Access) => Access): Map<BlockId, Access> {
+  const m = new Map<BlockId, Access>(blocks.map((b) => [b, NONE]));
+  const get = (b: BlockId): Access => m.get(b) ?? NONE;
   for (let changed = true; changed;) {
     changed = false;
     for (const b of blocks) {
-      const old = get(b); const f = or(old, step(b, get));
-      if (f.read !== old.read || f.write !== old.write) { m.set(b, f); changed = true; }
+      const old = get(b); const f = old | step(b, get);
+      if (f !== old) { m.set(b, f); changed = true; }
     }
   }
   return m;

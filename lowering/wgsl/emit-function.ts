@@ -36,6 +36,9 @@ const KEEPS_WARP_AREA: ReadonlySet<Inst['op']> = new Set<Inst['op']>([
   'fbinary', 'fma', 'funary', 'fcmp', 'convert', 'select', 'special', 'kernel_param', 'address_of', 'cvta', 'load', 'store', 'shfl',
 ]);
 
+/** Indentation by depth, made once rather than per line. */
+const INDENTS: readonly string[] = Array.from({ length: 16 }, (_, depth) => '  '.repeat(depth));
+
 export class FunctionEmitter implements InstContext, ReplayHost {
   readonly lines: string[] = [];
   /** Per entry of `lines`: the PTX source offset of the instruction that wrote it, or -1 (statement tree, copies). */
@@ -82,7 +85,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   }
 
   line(text: string): void {
-    this.lines.push('  '.repeat(this.depth) + text);
+    this.lines.push((INDENTS[this.depth] ?? '  '.repeat(this.depth)) + text);
     this.lineOffsets.push(this.at);
   }
 

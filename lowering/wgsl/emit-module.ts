@@ -11,7 +11,7 @@ import type { FunctionMemory, IrFunction, MemoryView } from '../../src/ir/functi
 import { LAUNCH_HEADER_BYTES, type BindingLayout, type CompiledKernel, type KernelLayout, type OverrideName, type ParamLayout } from '../layout.js';
 import { GENERIC_TAG } from '../pass.js';
 import { FunctionEmitter, type ReplayMode } from './emit-function.js';
-import { linkLibrary } from './library.js';
+import { linkedLibrary, type LinkedLibrary } from './library.js';
 import { clockDeclarations, ownedDeclarations } from './emit-owned.js';
 import { MODULE_GLOBAL_TAG } from '../layout.js';
 import { barrierDeclarations } from './emit-barrier.js';
@@ -202,10 +202,9 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
     ...(structured.usesExitFlag ? ['  var ptx_exit: u32 = 0u;'] : []),
     ...(structured.usesStateMachine ? [`  var ptx_state: u32 = ${structured.entryState}u;`] : []),
   ];
-  const library = linkLibrary(fe.library);
-  const before = [...decls, '', ...(library ? [library, ''] : []), ...head];
-  const wgsl = [...before, ...fe.lines, '}', ''].join('\n');
-  const lineMap = wgslLineMap(before, fe, info.lineOf);
+  const library = linkedLibrary(fe.library);
+  const wgsl = [...decls, '', ...(library.text ? [library.text, ''] : []), ...head, ...fe.lines, '}', ''].join('\n');
+  const lineMap = wgslLineMap(wgsl, decls, library, head, fe, info.lineOf);
   const layout: KernelLayout = {
     entry: fn.name, overrides, params, paramBytes, uniformBytes, bindings,
     staticSharedBytes: memory.shared.used ? memory.shared.staticBytes : 0,
@@ -224,17 +223,36 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   return { layout, wgsl, entryPoint, lineMap, ...(epilogueEntryPoint ? { epilogueEntryPoint } : {}) };
 }
 
-/** CompiledKernel.lineMap: null for every line before the body, the instruction's PTX line for body lines. */
-function wgslLineMap(before: readonly string[], fe: FunctionEmitter, lineOf: ((offset: number) => number) | undefined): (number | null)[] {
+/**
+ * CompiledKernel.lineMap: null for every line before the body (the declarations, an empty line,
+ * the library and another empty line if it is not empty, the entry point's head), the
+ * instruction's PTX line for body lines. Newlines are counted in the joined text `wgsl`, the
+ * library's once per library: searching each line made V8 flatten it into a copy of its own
+ * (the emitter builds lines by concatenation; the join copies them without that), 1% of a
+ * compile of the repository's kernels (issue 13).
+ */
+function wgslLineMap(wgsl: string, decls: readonly string[], library: LinkedLibrary, head: readonly string[], fe: FunctionEmitter, lineOf: ((offset: number) => number) | undefined): (number | null)[] {
   const map: (number | null)[] = [];
-  const lineCount = (text: string): number => { let n = 1; for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++; return n; };
-  for (const text of before) for (let n = lineCount(text); n > 0; n--) map.push(null);
+  let at = 0;
+  // null for each line of `texts`, which start at `at` in `wgsl`, one newline after each
+  const nulls = (texts: readonly string[]): void => {
+    const end = texts.reduce((n, text) => n + text.length + 1, at);
+    for (let n = wgsl.indexOf('\n', at); n >= 0 && n < end; n = wgsl.indexOf('\n', n + 1)) map.push(null);
+    at = end;
+  };
+  nulls([...decls, '']);
+  if (library.text) { for (let n = library.lines + 1; n > 0; n--) map.push(null); at += library.text.length + 2; }
+  nulls(head);
   let lastOffset = -1;
   let lastLine: number | null = null;
   fe.lines.forEach((text, i) => {
     const offset = fe.lineOffsets[i] ?? -1;
     if (offset !== lastOffset) { lastOffset = offset; lastLine = offset >= 0 && lineOf ? lineOf(offset) : null; }
-    for (let n = lineCount(text); n > 0; n--) map.push(lastLine);
+    // the line, then one per newline inside it; the newline that ends it is at `end`
+    const end = at + text.length;
+    map.push(lastLine);
+    for (let n = wgsl.indexOf('\n', at); n < end; n = wgsl.indexOf('\n', n + 1)) map.push(lastLine);
+    at = end + 1;
   });
   map.push(null, null); // the closing brace and the final newline's empty line
   return map;

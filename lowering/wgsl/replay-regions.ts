@@ -98,9 +98,11 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
     const data = fn.inst(id);
     const inst = data.inst;
     if (inst.op === 'const') continue;
+    const arith = checked(inst);
+    // with no region open, an instruction that is not checked arithmetic joins none (most do not)
+    if (!arith && values.size === 0) continue;
     const ops = operandsOf(inst).filter((v) => fn.defOf(v)?.op !== 'const');
     const readsMember = ops.some((v) => values.has(v));
-    const arith = checked(inst);
     const result = data.results[0];
     if (arith && result !== undefined) {
       if (collective && checkedCount >= maxCollective) close();
