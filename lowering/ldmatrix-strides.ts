@@ -63,8 +63,9 @@ const laneMap = (f: Form, g: (c: bigint, lane: number) => bigint): bigint[] | nu
 /** The lane parts lie below u's zero bits, so u + c = u | c: bitwise operations see the parts apart. */
 const apart = (f: Form): boolean => f.c === null || (f.a >= f.w ? true : f.c.every((x) => x < 1n << BigInt(f.a)));
 const form = (w: number, a: number, c: bigint[] | null, k?: bigint): Form => {
-  const aligned = Math.min(w, k === undefined ? a : trailingZeros(w, k));
-  return k === undefined ? { w, a: aligned, c } : { w, a: aligned, k: mask(w, k), c };
+  if (k === undefined) return { w, a: Math.min(w, a), c };
+  const u = mask(w, k);
+  return { w, a: trailingZeros(w, u), k: u, c };
 };
 
 function sameLanes(x: Form, y: Form): boolean {
@@ -78,6 +79,8 @@ function join(x: Fact | undefined, y: Fact): Fact {
   return form(x.w, Math.min(x.a, y.a), x.c === null ? null : [...x.c], x.k !== undefined && x.k === y.k ? x.k : undefined);
 }
 
+const bitOp = (kind: 'and' | 'or' | 'xor', p: bigint, q: bigint): bigint => (kind === 'and' ? p & q : kind === 'or' ? p | q : p ^ q);
+
 /**
  * Bitwise and/or/xor of two forms whose lane parts lie below the zero bits of both u's; a side
  * whose u is unknown is fine as long as the other's lane parts lie below its zero bits.
@@ -86,12 +89,11 @@ function bitwise(kind: 'and' | 'or' | 'xor', x: Form, y: Form): Fact {
   const a = Math.min(x.a, y.a);
   const below = (f: Form): boolean => f.c === null || a >= f.w || f.c.every((v) => v < 1n << BigInt(a));
   if (!below(x) || !below(y)) return UNKNOWN;
-  const op = (p: bigint, q: bigint): bigint => (kind === 'and' ? p & q : kind === 'or' ? p | q : p ^ q);
   const yc = lanes(y);
-  const k = x.k !== undefined && y.k !== undefined ? op(x.k, y.k) : kind === 'and' && (x.k === 0n || y.k === 0n) ? 0n : undefined;
+  const k = x.k !== undefined && y.k !== undefined ? bitOp(kind, x.k, y.k) : kind === 'and' && (x.k === 0n || y.k === 0n) ? 0n : undefined;
   // every part below both u's zero bits: u op v meets no lane part, and keeps the zero bits of
   // both (and) or of either (or, xor)
-  return form(x.w, kind === 'and' ? Math.max(x.a, y.a) : a, laneMap(x, (c, l) => op(c, yc[l] as bigint)), k);
+  return form(x.w, kind === 'and' ? Math.max(x.a, y.a) : a, laneMap(x, (c, l) => bitOp(kind, c, yc[l] as bigint)), k);
 }
 
 function binary(inst: InstOf<'ibinary'>, x: Form, y: Form): Fact {
@@ -128,8 +130,6 @@ function binary(inst: InstOf<'ibinary'>, x: Form, y: Form): Fact {
       return x.c === null && y.c === null ? uniform(w) : UNKNOWN;
   }
 }
-
-const bitOp = (kind: 'and' | 'or' | 'xor', p: bigint, q: bigint): bigint => (kind === 'and' ? p & q : kind === 'or' ? p | q : p ^ q);
 
 /**
  * x op y where one side may be a known constant: a constant splits into its bits at u's zero
