@@ -165,7 +165,8 @@ function bfi(args: readonly Fact[], w: number): Fact {
   if (!isForm(f) || !isForm(b) || !isForm(pos) || !isForm(len)) return UNKNOWN;
   if (f.c === null && b.c === null && pos.c === null && len.c === null) return uniform(w);
   if (f.c !== null || pos.c !== null || len.c !== null || pos.k === undefined || len.k === undefined) return UNKNOWN;
-  const p = Number(pos.k & 0xffn), n = Number(len.k & 0xffn);
+  // bfi.b32 takes position and length & 0xff; bfi.b64 the whole 32-bit values (emit-int.ts)
+  const [p, n] = [pos.k, len.k].map((x) => Number(w === 32 ? x & 0xffn : x)) as [number, number];
   if (p + n > w || !apart(b)) return UNKNOWN;
   const field = ((1n << BigInt(n)) - 1n) << BigInt(p);
   // u' = (u & ~field) | (f << pos & field): low min(a, pos) bits zero
