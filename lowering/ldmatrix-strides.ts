@@ -173,6 +173,29 @@ function bfi(args: readonly Fact[], w: number): Fact {
   return form(w, Math.min(b.a, p), laneMap(b, (c) => c & ~field), b.k !== undefined && f.k !== undefined ? (b.k & ~field) | ((f.k << BigInt(p)) & field) : undefined);
 }
 
+/**
+ * bfe x, pos, len with constant pos and len: a field inside the lane parts is each lane's own
+ * (u's zero bits add nothing to it), a field above them is u's, uniform.
+ */
+function bfe(args: readonly Fact[], w: number, signed: boolean): Fact {
+  const [x, pos, len] = args;
+  if (!isForm(x) || !isForm(pos) || !isForm(len)) return UNKNOWN;
+  if (x.c === null && pos.c === null && len.c === null) return uniform(w);
+  if (pos.c !== null || len.c !== null || pos.k === undefined || len.k === undefined || !apart(x)) return UNKNOWN;
+  // as bfi: & 0xff for .b32, whole for .b64
+  const [p, n] = [pos.k, len.k].map((v) => Number(w === 32 ? v & 0xffn : v)) as [number, number];
+  if (n === 0) return uniform(w, 0n);
+  if (p + n > w) return UNKNOWN;
+  if (p >= x.a) return uniform(w);
+  if (p + n > x.a) return UNKNOWN;
+  const ones = (1n << BigInt(n)) - 1n;
+  const field = (c: bigint): bigint => {
+    const f = (c >> BigInt(p)) & ones;
+    return signed && (f >> BigInt(n - 1)) & 1n ? f | ~ones : f;
+  };
+  return form(w, w, laneMap(x, field), 0n);
+}
+
 const isForm = (f: Fact | undefined): f is Form => f !== undefined && f !== UNKNOWN;
 const widthOf = (fn: IrFunction, v: ValueId): number => {
   const t = fn.typeOf(v);
@@ -194,11 +217,14 @@ function transfer(fn: IrFunction, inst: Inst, result: ValueId, facts: Map<ValueI
       return UNIFORM_SPECIALS.has(inst.register) ? uniform(w) : UNKNOWN;
     case 'kernel_param': case 'address_of': case 'cvta': return allUniform ? uniform(w) : UNKNOWN;
     case 'ibinary': {
+      // predicates (and, or, xor of conditions) are uniform or unknown
+      if (!w) return allUniform ? uniform(0) : UNKNOWN;
       const [x, y] = args;
-      return isForm(x) && isForm(y) && w ? binary(inst, x, y) : UNKNOWN;
+      return isForm(x) && isForm(y) ? binary(inst, x, y) : UNKNOWN;
     }
     case 'ibits':
       if (inst.fn.kind === 'bfi') return bfi(args, w);
+      if (inst.fn.kind === 'bfe') return bfe(args, w, inst.fn.signed);
       return allUniform ? uniform(w) : UNKNOWN;
     case 'truncate': {
       const [x] = args;

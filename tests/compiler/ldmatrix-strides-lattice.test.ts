@@ -77,7 +77,21 @@ function program(rand: () => number): Program {
       const field = ((1n << BigInt(len)) - 1n) << BigInt(pos);
       add({ op: 'ibits', type: i32, fn: { kind: 'bfi' }, args: [f.v, base.v, p, q] },
         base.lanes.map((x, l) => (x & ~field) | (((f.lanes[l] as bigint) << BigInt(pos)) & field)), 32);
-    } else if (r < 0.75) {
+    } else if (r < 0.7) {
+      // bfe x, pos, len (signed or not) with constant pos and len, mostly fields near the lane
+      // bits (the edge between the lane parts and u is where a wrong rule shows)
+      const x = pick(ints(32));
+      const pos = rand() < 0.7 ? Math.floor(rand() * 8) : Math.floor(rand() * 32);
+      const len = Math.min(32 - pos, rand() < 0.7 ? 1 + Math.floor(rand() * 6) : Math.floor(rand() * 33));
+      const signed = rand() < 0.5;
+      const p = constant(32, pos), q = constant(32, len);
+      const ones = (1n << BigInt(len)) - 1n;
+      add({ op: 'ibits', type: i32, fn: { kind: 'bfe', signed }, args: [x.v, p, q] }, x.lanes.map((v) => {
+        if (len === 0) return 0n;
+        const f = (v >> BigInt(pos)) & ones;
+        return signed && (f >> BigInt(len - 1)) & 1n ? f | ~ones : f;
+      }), 32);
+    } else if (r < 0.78) {
       // through 64 bits and back: zero extension, a wide multiply by a constant, truncation
       const x = pick(ints(32));
       const wide = rand() < 0.5
@@ -89,7 +103,7 @@ function program(rand: () => number): Program {
       const sum = add({ op: 'ibinary', type: i64, kind: 'add', a: wide, b: kv }, w.lanes.map((p) => p + BigInt(k)), 64);
       const s = values.find((e) => e.v === sum) as Program['values'][number];
       add({ op: 'truncate', type: i32, value: sum }, s.lanes, 32);
-    } else if (r < 0.85) {
+    } else if (r < 0.87) {
       // a compare against a constant, and a select on it
       const x = pick(ints(32));
       const cond = pick(COMPARES);
