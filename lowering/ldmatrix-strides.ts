@@ -26,7 +26,7 @@
  * Does not: change any other instruction, or prove anything for a kernel without matrix_ldmatrix.
  */
 import type { BlockId, ValueId } from '../src/ir/entities.js';
-import { postDominators } from '../src/ir/cfg.js';
+import { postDominators, reversePostorder } from '../src/ir/cfg.js';
 import type { IrFunction } from '../src/ir/function.js';
 import { HAS_EFFECTS, operandsOf, type Inst, type InstOf, type SpecialRegister } from '../src/ir/inst.js';
 import { placement } from './matrix-placement.js';
@@ -271,22 +271,31 @@ function transfer(fn: IrFunction, inst: Inst, result: ValueId, facts: Map<ValueI
  * Facts for every value, to a fixed point, optimistic at block parameters. The parameters of
  * the blocks in `divergent` are unknown: lanes may arrive there from different paths.
  */
-function facts(fn: IrFunction, divergent: ReadonlySet<BlockId>): Map<ValueId, Fact> {
+function facts(fn: IrFunction, order: readonly BlockId[], divergent: ReadonlySet<BlockId>): Map<ValueId, Fact> {
   const out = new Map<ValueId, Fact>();
-  for (let changed = true; changed;) {
+  // the round in which each value's fact last changed: an instruction is computed again only
+  // when an operand changed since it was last computed (this round or the one before)
+  const changedIn = new Map<ValueId, number>();
+  let round = 0;
+  let changed = true;
+  const set = (v: ValueId, f: Fact | undefined): void => {
+    if (f === undefined) return;
+    const old = out.get(v);
+    if (old !== undefined && same(old, f)) return;
+    const next = old === undefined ? f : join(old, f);
+    if (old === undefined || !same(old, next)) { out.set(v, next); changedIn.set(v, round); changed = true; }
+  };
+  const stale = (v: ValueId): boolean => (changedIn.get(v) ?? -1) >= round - 1;
+  for (; changed; round++) {
     changed = false;
-    const set = (v: ValueId, f: Fact | undefined): void => {
-      if (f === undefined) return;
-      const old = out.get(v);
-      const next = old === undefined ? f : join(old, f);
-      if (old === undefined || !same(old, next)) { out.set(v, next); changed = true; }
-    };
-    for (const b of fn.blockIds()) {
+    for (const b of order) {
       const block = fn.block(b);
       for (const id of block.insts) {
         const data = fn.inst(id);
         if (data.results.length !== 1) { for (const r of data.results) set(r, UNKNOWN); continue; }
-        set(data.results[0] as ValueId, transfer(fn, data.inst, data.results[0] as ValueId, out));
+        const result = data.results[0] as ValueId;
+        if (out.has(result) && !operandsOf(data.inst).some(stale)) continue;
+        set(result, transfer(fn, data.inst, result, out));
       }
       for (const s of fn.successors(b)) {
         const params = fn.block(s.block).params;
@@ -307,9 +316,10 @@ function facts(fn: IrFunction, divergent: ReadonlySet<BlockId>): Map<ValueId, Fa
  */
 export function analyse(fn: IrFunction): Map<ValueId, Fact> {
   const divergent = new Set<BlockId>();
+  const order = reversePostorder(fn);
   let ipdom: Map<BlockId, BlockId | undefined> | undefined;
   for (;;) {
-    const found = facts(fn, divergent);
+    const found = facts(fn, order, divergent);
     let grown = false;
     for (const b of fn.blockIds()) {
       const t = fn.block(b).term;
