@@ -53,6 +53,12 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private temps = 0;
   private readonly vars = new Set<ValueId>();
   private readonly inlined = new Map<ValueId, string>();
+  /**
+   * Values whose instruction writes nothing but another value's `let` (a bitcast between types
+   * that are one WGSL type, an f16 read from its i16 bits): they are that let. Kept apart from
+   * `inlined`, which replay regions rename and restore.
+   */
+  private readonly aliases = new Map<ValueId, string>();
   /** Checked results of the replay region being written (notSubnormal). */
   private readonly assumedNormal = new Set<ValueId>();
   private span: Span = { start: 0, end: 0 };
@@ -68,7 +74,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   }
 
   ref(v: ValueId): string {
-    const inlined = this.inlined.get(v);
+    const inlined = this.inlined.get(v) ?? this.aliases.get(v);
     if (inlined !== undefined) return inlined;
     // Constants only the statement tree uses (converge's flags and states) are inlined too.
     const def = this.fn.defOf(v);
@@ -312,7 +318,10 @@ export class FunctionEmitter implements InstContext, ReplayHost {
     if (inst.op === 'const') return;
     const expr = this.instExpr(inst, results, span);
     const r = results[0];
-    if (r !== undefined && expr !== undefined) this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
+    // a let that would only copy another let (both used in this block alone) is that let
+    const copied = r !== undefined && expr !== undefined && !this.vars.has(r) ? /^v(\d+)$/.exec(expr) : null;
+    if (copied && !this.vars.has(Number(copied[1]) as ValueId)) this.aliases.set(r as ValueId, expr as string);
+    else if (r !== undefined && expr !== undefined) this.line(this.vars.has(r) ? `v${r} = ${expr};` : `let v${r} = ${expr};`);
     else if (expr) this.line(`_ = ${expr};`);
     this.at = -1;
   }

@@ -64,6 +64,7 @@ const registerType = (t: ElementType): T.IrType => (t === 'f64' ? T.f64 : t === 
 class MmaLowering {
   private readonly x: WarpExchange;
   private readonly cache = new Map<string, ValueId>();
+  private readonly halves = new Map<ValueId, [ValueId, ValueId]>();
   private readonly regs: Record<Role, readonly ValueId[]> = { a: [], b: [], c: [] };
 
   constructor(private readonly cx: BuildContext, private readonly inst: Ast.Instruction, private readonly f: MmaForm) {
@@ -138,7 +139,10 @@ class MmaLowering {
       const half = cx.emit({ op: 'convert', type: T.f16, value: narrow, fromSigned: false, toSigned: false, rounding: 'rn', sat: false, ftz: false, minifloat: { format: t, tiesAway: false } }, this.s);
       return this.widen(half);
     }
-    return this.widen(unpackLanes(cx, word, t === 'bf16' ? T.bf16 : T.f16, this.s)[s] as ValueId);
+    // both halves of a word at once: another element reads the other one
+    let pair = this.halves.get(word);
+    if (!pair) this.halves.set(word, (pair = unpackLanes(cx, word, t === 'bf16' ? T.bf16 : T.f16, this.s)));
+    return this.widen(pair[s] as ValueId);
   }
 
   private widen(half: ValueId): ValueId {
