@@ -32,7 +32,6 @@
 import type { InstId, ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
 import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
-import type { Use } from '../../src/ir/cfg.js';
 import type { CheckedArith } from './emit-float.js';
 import { wgslType } from './types.js';
 
@@ -69,9 +68,9 @@ const NOT_REPLAYABLE = new Set<Inst['op']>(['load', 'special', 'kernel_param', '
 
 /**
  * The replay regions of one block. `checked` says which instructions the emitter would write as
- * checked arithmetic;
+ * checked arithmetic; `useCounts` are the function's uses by value id.
  */
-export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses: ReadonlyMap<ValueId, readonly Use[]>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED, maxCollective = 0): ReplayRegion[] {
+export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], useCounts: Readonly<Int32Array>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED, maxCollective = 0): ReplayRegion[] {
   const regions: ReplayRegion[] = [];
   let members: RegionMember[] = [];
   let values = new Set<ValueId>();
@@ -79,13 +78,12 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
   let collective = false;
   let checkedCount = 0;
   const close = (): void => {
-    const memberIds = new Set(members.map((m) => m.inst));
     if (members.filter((m) => m.arith).length >= minChecked) {
+      // a value is an output when something other than the region's members uses it
+      const inside = new Map<ValueId, number>();
+      for (const m of members) for (const v of operandsOf(fn.inst(m.inst).inst)) if (values.has(v)) inside.set(v, (inside.get(v) ?? 0) + 1);
       const outputs = new Set<ValueId>();
-      for (const v of values) {
-        const list = uses.get(v) ?? [];
-        if (list.some((u) => u.kind !== 'inst' || !memberIds.has(u.inst))) outputs.add(v);
-      }
+      for (const v of values) if ((useCounts[v] ?? 0) > (inside.get(v) ?? 0)) outputs.add(v);
       regions.push({ members, values, outputs, last: (members.at(-1) as RegionMember).inst, collective });
     }
     members = [];
