@@ -147,9 +147,11 @@ export class FunctionEmitter implements InstContext, ReplayHost {
     return '0u';
   }
 
-  /** `var` declarations for every value that crosses blocks. */
+  /** `var` declarations for every value that crosses blocks (a packed array: see emitKernel). */
   declarations(): string[] {
-    return [...this.vars].sort((a, b) => a - b).map((v) => `  var v${v}: ${wgslType(this.fn.typeOf(v))};`);
+    const out: string[] = [];
+    for (const v of [...this.vars].sort((a, b) => a - b)) out.push(`  var v${v}: ${wgslType(this.fn.typeOf(v))};`);
+    return out;
   }
 
   emitBody(body: readonly Stmt[]): void {
