@@ -43,7 +43,7 @@
  */
 import { blockId, valueId, type BlockId, type InstId, type ValueId } from '../src/ir/entities.js';
 import type { IrFunction } from '../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst, type SpecialRegister } from '../src/ir/inst.js';
+import { HAS_EFFECTS, someOperand, type Inst, type SpecialRegister } from '../src/ir/inst.js';
 import type { Stmt } from '../src/ir/structured.js';
 import { useLists, type Use } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
@@ -466,12 +466,13 @@ class Walk {
     const kinds = ids.map((id) => {
       const inst = fn.inst(id).inst;
       if (isCollective(inst, this.cx)) return 'collective';
-      return HAS_EFFECTS[inst.op] || fn.inst(id).results.some((r) => ctx.keep.has(r)) ? 'effect' : 'pure';
+      // (keep is mostly empty: then no closure per instruction)
+      return HAS_EFFECTS[inst.op] || (ctx.keep.size > 0 && fn.inst(id).results.some((r) => ctx.keep.has(r))) ? 'effect' : 'pure';
     });
     for (let i = 0; i < ids.length; i++) {
       const data = fn.inst(ids[i] as InstId);
       const uniform = kinds[i] === 'pure'
-        ? pureUniform(data.inst) && operandsOf(data.inst).every((v) => this.uniform(v))
+        ? pureUniform(data.inst) && !someOperand(data.inst, (v) => !this.uniform(v))
         : data.inst.op === 'barrier' && data.inst.reduce !== null;
       if (!uniform) for (const r of data.results) this.found.add(r);
     }

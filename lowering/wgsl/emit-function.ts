@@ -9,7 +9,7 @@ import { DiagnosticCode, type Diagnostic } from '../../src/diagnostics/diagnosti
 import type { Span } from '../../src/diagnostics/span.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
+import { HAS_EFFECTS, operandsOf, someOperand, type Inst } from '../../src/ir/inst.js';
 import type { Stmt } from '../../src/ir/structured.js';
 import * as T from '../../src/ir/types.js';
 import type { InstContext } from './expr-context.js';
@@ -173,11 +173,15 @@ export class FunctionEmitter implements InstContext, ReplayHost {
       const def = fn.value(v).def;
       if (def.kind === 'inst' && fn.inst(def.inst).block !== at) crosses[v] = 1;
     };
+    // an instruction's operands through someOperand, without operandsOf's array
+    let usingBlock = fn.entry;
+    const usedAt = (v: ValueId): boolean => { use(v, usingBlock); return false; };
     for (const b of fn.blockIds()) {
       const block = fn.block(b);
       for (const id of block.insts) {
         const data = fn.inst(id);
-        for (const x of operandsOf(data.inst)) use(x, data.block);
+        usingBlock = data.block;
+        someOperand(data.inst, usedAt);
       }
       const t = block.term;
       if (!t) continue;
