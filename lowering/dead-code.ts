@@ -54,7 +54,10 @@ export const deadCode: Pass = {
     // tile that an ldmatrix, translated into shuffles and loads, read (mma-tensor-core.ts).
     const isDead = (id: InstId): boolean => {
       const data = fn.inst(id);
-      return (!HAS_EFFECTS[data.inst.op] || data.inst.op === 'shfl') && data.results.every((r) => !uses[r]);
+      if (HAS_EFFECTS[data.inst.op] && data.inst.op !== 'shfl') return false;
+      // a loop, not `every`: its callback was a closure made per instruction
+      for (const r of data.results) if (uses[r]) return false;
+      return true;
     };
     const work: InstId[] = [];
     for (const b of reachable) for (const id of fn.block(b).insts) if (isDead(id)) work.push(id);
