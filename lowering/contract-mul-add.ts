@@ -21,7 +21,8 @@
  *   bitcasts), fuse a mul marked `exact` (the portable mma's f16 and fp8 products), or remove the
  *   mul (dead-code does, when nothing else uses it).
  */
-import type { ValueId } from '../src/ir/entities.js';
+import type { BlockId, ValueId } from '../src/ir/entities.js';
+import type { Span } from '../src/diagnostics/span.js';
 import type { IrFunction } from '../src/ir/function.js';
 import type { InstOf } from '../src/ir/inst.js';
 import { bitWidth, isFloat } from '../src/ir/types.js';
@@ -31,6 +32,9 @@ type FBinary = InstOf<'fbinary'>;
 
 export const contractMulAdd: Pass = {
   name: 'contract-mul-add',
+  // The helpers are functions of their own, not closures in the loop: closures capturing the
+  // loop's `k` gave every instruction of the function a context of its own (2% of what a compile
+  // of the repository's kernels allocates, issue 13).
   run(fn: IrFunction): void {
     for (const b of fn.blockIds()) {
       const block = fn.block(b);
@@ -40,41 +44,48 @@ export const contractMulAdd: Pass = {
         const x = data.inst;
         if (x.op !== 'fbinary' || (x.kind !== 'add' && x.kind !== 'sub') || x.rounding !== 'default' || x.minmax || x.relu) continue;
         if (!isFloat(x.type)) continue;
-        const product = (v: ValueId): FBinary | undefined => {
-          // registers are typeless in PTX: a half moves through .b16 as i16 bitcasts
-          for (;;) {
-            const def = fn.value(v).def;
-            if (def.kind !== 'inst') return undefined;
-            const inst = fn.inst(def.inst).inst;
-            if (inst.op !== 'bitcast' || bitWidth(fn.typeOf(inst.value)) !== bitWidth(inst.type)) break;
-            v = inst.value;
-          }
-          const def = fn.value(v).def;
-          if (def.kind !== 'inst') return undefined;
-          const d = fn.inst(def.inst);
-          const m = d.inst;
-          if (d.block !== b || m.op !== 'fbinary' || m.kind !== 'mul' || m.rounding !== 'default' || m.sat || m.ftz !== x.ftz || m.exact) return undefined;
-          return m.type === x.type ? m : undefined;
-        };
-        const neg = (v: ValueId): ValueId => {
-          const n = fn.createDetached(b, { op: 'funary', kind: 'neg', type: x.type, value: v, rounding: 'default', ftz: false }, data.span);
-          block.insts.splice(k, 0, n.id);
-          k++;
-          return n.results[0]!;
-        };
-        const first = product(x.a);
-        const second = first ? undefined : product(x.b);
+        const first = productOf(fn, b, x, x.a);
+        const second = first ? undefined : productOf(fn, b, x, x.b);
         if (!first && !second) continue;
         let a: ValueId, mb: ValueId, c: ValueId;
         if (first) {
           // a*b + y, a*b - y = a*b + (-y)
-          a = first.a; mb = first.b; c = x.kind === 'add' ? x.b : neg(x.b);
+          a = first.a; mb = first.b;
+          if (x.kind === 'add') c = x.b;
+          else { c = negateAt(fn, b, k, x.type, x.b, data.span); k++; }
         } else {
           // y + a*b, y - a*b = (-a)*b + y
-          a = x.kind === 'add' ? second!.a : neg(second!.a); mb = second!.b; c = x.a;
+          if (x.kind === 'add') a = second!.a;
+          else { a = negateAt(fn, b, k, x.type, second!.a, data.span); k++; }
+          mb = second!.b; c = x.a;
         }
         data.inst = { op: 'fma', type: x.type, a, b: mb, c, rounding: 'rn', ftz: x.ftz, sat: x.sat };
       }
     }
   },
 };
+
+/** The same-block product `v` is (through same-width bitcasts) that `x` may fuse, if any. */
+function productOf(fn: IrFunction, b: BlockId, x: FBinary, v: ValueId): FBinary | undefined {
+  // registers are typeless in PTX: a half moves through .b16 as i16 bitcasts
+  for (;;) {
+    const def = fn.value(v).def;
+    if (def.kind !== 'inst') return undefined;
+    const inst = fn.inst(def.inst).inst;
+    if (inst.op !== 'bitcast' || bitWidth(fn.typeOf(inst.value)) !== bitWidth(inst.type)) break;
+    v = inst.value;
+  }
+  const def = fn.value(v).def;
+  if (def.kind !== 'inst') return undefined;
+  const d = fn.inst(def.inst);
+  const m = d.inst;
+  if (d.block !== b || m.op !== 'fbinary' || m.kind !== 'mul' || m.rounding !== 'default' || m.sat || m.ftz !== x.ftz || m.exact) return undefined;
+  return m.type === x.type ? m : undefined;
+}
+
+/** `-v`, placed at position `k` of block `b` (before the add it feeds). */
+function negateAt(fn: IrFunction, b: BlockId, k: number, type: FBinary['type'], v: ValueId, span: Span): ValueId {
+  const n = fn.createDetached(b, { op: 'funary', kind: 'neg', type, value: v, rounding: 'default', ftz: false }, span);
+  fn.block(b).insts.splice(k, 0, n.id);
+  return n.results[0]!;
+}

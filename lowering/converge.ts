@@ -43,7 +43,7 @@
  */
 import { blockId, valueId, type BlockId, type InstId, type ValueId } from '../src/ir/entities.js';
 import type { IrFunction } from '../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst, type SpecialRegister } from '../src/ir/inst.js';
+import { HAS_EFFECTS, someOperand, type Inst, type SpecialRegister } from '../src/ir/inst.js';
 import type { Stmt } from '../src/ir/structured.js';
 import { useLists, type Use } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
@@ -92,9 +92,33 @@ function newTreeFacts(): TreeFacts {
   return { collective: new WeakMap(), escapes: new WeakMap() };
 }
 
+/**
+ * A set of the function's values as flags by value id, with the ids in the order they were
+ * added; negative ids (a dry walk's own variables) are never facts of the function and are
+ * not kept. Sets of ids cost the fixpoint rounds 24 MB of hash tables in a pass of the
+ * repository's kernels (issue 13).
+ */
+class ValueFlags {
+  private flags: Uint8Array;
+  readonly added: ValueId[] = [];
+  constructor(size: number) { this.flags = new Uint8Array(size); }
+
+  has(v: ValueId): boolean {
+    return this.flags[v] === 1;
+  }
+
+  add(v: ValueId): this {
+    if (v < 0 || this.flags[v] === 1) return this;
+    if (v >= this.flags.length) { const grown = new Uint8Array(Math.max(2 * this.flags.length, v + 1)); grown.set(this.flags); this.flags = grown; }
+    this.flags[v] = 1;
+    this.added.push(v);
+    return this;
+  }
+}
+
 class Walk {
   /** Values this walk found non-uniform (the fixpoint's next input). */
-  readonly found = new Set<ValueId>();
+  readonly found: ValueFlags;
   exitGuarded = false;
   stateGuarded = false;
   /** Whether the walk changed anything (a guard, a split, a predicated construct). */
@@ -115,7 +139,7 @@ class Walk {
     private readonly fn: IrFunction,
     private readonly cx: PassContext,
     private readonly dry: boolean,
-    private readonly nonUniform: ReadonlySet<ValueId>,
+    private readonly nonUniform: ValueFlags,
     private readonly exitNonUniform: boolean,
     private readonly stateNonUniform: boolean,
     /** Use lists of the function as structurize left it, before any block is split (dry walks change nothing, so every round shares one). */
@@ -125,6 +149,7 @@ class Walk {
   ) {
     this.collectiveMemo = memo.collective;
     this.escapeMemo = memo.escapes;
+    this.found = new ValueFlags(fn.values.length);
   }
 
   body(stmts: readonly Stmt[]): Stmt[] {
@@ -174,7 +199,7 @@ class Walk {
    * Only real values: the walk's own variables (negative ids) are not facts of the function.
    */
   private uniform(v: ValueId): boolean {
-    return !this.nonUniform.has(v) && !(v >= 0 && this.found.has(v));
+    return !this.nonUniform.has(v) && !this.found.has(v);
   }
 
   /** An `if`-like statement whose condition is uniform keeps its structure. */
@@ -441,12 +466,13 @@ class Walk {
     const kinds = ids.map((id) => {
       const inst = fn.inst(id).inst;
       if (isCollective(inst, this.cx)) return 'collective';
-      return HAS_EFFECTS[inst.op] || fn.inst(id).results.some((r) => ctx.keep.has(r)) ? 'effect' : 'pure';
+      // (keep is mostly empty: then no closure per instruction)
+      return HAS_EFFECTS[inst.op] || (ctx.keep.size > 0 && fn.inst(id).results.some((r) => ctx.keep.has(r))) ? 'effect' : 'pure';
     });
     for (let i = 0; i < ids.length; i++) {
       const data = fn.inst(ids[i] as InstId);
       const uniform = kinds[i] === 'pure'
-        ? pureUniform(data.inst) && operandsOf(data.inst).every((v) => this.uniform(v))
+        ? pureUniform(data.inst) && !someOperand(data.inst, (v) => !this.uniform(v))
         : data.inst.op === 'barrier' && data.inst.reduce !== null;
       if (!uniform) for (const r of data.results) this.found.add(r);
     }
@@ -653,7 +679,7 @@ export const converge: Pass = {
     // function: kernels whose collectives are all in uniform control flow never need it.
     let lists: ReadonlyMap<ValueId, readonly Use[]> | undefined;
     const uses = (): ReadonlyMap<ValueId, readonly Use[]> => (lists ??= useLists(fn));
-    const nonUniform = new Set<ValueId>();
+    const nonUniform = new ValueFlags(fn.values.length);
     let exitNU = false;
     let stateNU = false;
     const facts = newTreeFacts();
@@ -661,7 +687,7 @@ export const converge: Pass = {
       const w: Walk = new Walk(fn, cx, true, nonUniform, exitNU, stateNU, uses, facts);
       w.body(structured.body);
       let grown = (w.exitGuarded && !exitNU) || (w.stateGuarded && !stateNU);
-      for (const v of w.found) if (v >= 0 && !nonUniform.has(v)) { grown = true; break; }
+      for (const v of w.found.added) if (!nonUniform.has(v)) { grown = true; break; }
       if (!grown) {
         if (!w.changed) return;
         // Counted barriers wait for arrivals from other steps, and mbarrier waits for updates
@@ -671,7 +697,7 @@ export const converge: Pass = {
       }
       if (round > 1000) throw new Error('ptx-wgsl internal error: convergence analysis does not terminate');
       // the walk that read the set is done with it
-      for (const v of w.found) if (v >= 0) nonUniform.add(v);
+      for (const v of w.found.added) nonUniform.add(v);
       exitNU ||= w.exitGuarded;
       stateNU ||= w.stateGuarded;
     }

@@ -53,14 +53,14 @@ export function compile(ptxSource: string, options: CompileOptions = {}): Compil
     const decl = module.items.find((i) => i.kind === 'function' && i.name === fn.name);
     const d = decl?.kind === 'function' ? decl.directives : {};
     const kernel = emitKernel(fn, fileName, diagnostics, {
-      ...(d.reqntid ? { reqntid: d.reqntid } : {}),
-      ...(d.maxntid ? { maxntid: d.maxntid } : {}),
+      reqntid: d.reqntid || undefined,
+      maxntid: d.maxntid || undefined,
       nativeFma: options.fusedFma === true,
-      ...(options.nativeFloat ? { nativeFloat: options.nativeFloat } : {}),
-      ...(options.subgroupOps ? { subgroupOps: true } : {}),
-      ...(options.replayRegions ? { replayRegions: options.replayRegions } : {}),
+      nativeFloat: options.nativeFloat || undefined,
       warp,
-      ...(report ? { matrix: report } : {}),
+      matrix: report || undefined,
+      subgroupOps: options.subgroupOps ? true : undefined,
+      replayRegions: options.replayRegions || undefined,
       lineOf: (offset) => source.position(offset).line,
     });
     kernels.push(extents.length > 0 ? { ...kernel, layout: { ...kernel.layout, extents } } : kernel);

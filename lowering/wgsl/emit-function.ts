@@ -9,10 +9,9 @@ import { DiagnosticCode, type Diagnostic } from '../../src/diagnostics/diagnosti
 import type { Span } from '../../src/diagnostics/span.js';
 import type { ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
+import { HAS_EFFECTS, operandsOf, someOperand, type Inst } from '../../src/ir/inst.js';
 import type { Stmt } from '../../src/ir/structured.js';
 import * as T from '../../src/ir/types.js';
-import { useLists, type Use } from '../../src/ir/cfg.js';
 import type { InstContext } from './expr-context.js';
 import { emitInst } from './emit-inst.js';
 import { constant } from './emit-data.js';
@@ -66,7 +65,12 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private block: BlockId | undefined;
   /** The span start of the instruction being emitted, -1 between instructions. */
   private at = -1;
-  private uses = new Map<ValueId, readonly Use[]>();
+  /**
+   * Uses of each value by value id (an operand used twice counts twice; edge arguments count
+   * as their terminator's). Counts, not use lists: the lists were 6% of what a compile of the
+   * repository's kernels allocates (issue 13).
+   */
+  private useCounts: Int32Array = new Int32Array(0);
   private results: readonly ValueId[] = [];
 
   constructor(readonly fn: IrFunction, private readonly diagnostics: Diagnostic[], readonly dynamicSmemBytes: string, readonly nativeFma: boolean, readonly nativeFloat: NativeFloat = NO_NATIVE_FLOAT, readonly subgroupOps = false, private readonly replay: ReplayMode = 'on') {
@@ -137,7 +141,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   }
 
   valueUnused(v: ValueId): boolean {
-    return (this.uses.get(v)?.length ?? 0) === 0;
+    return (this.useCounts[v] ?? 0) === 0;
   }
 
   resultUnused(): boolean {
@@ -149,9 +153,11 @@ export class FunctionEmitter implements InstContext, ReplayHost {
     return '0u';
   }
 
-  /** `var` declarations for every value that crosses blocks. */
+  /** `var` declarations for every value that crosses blocks (a packed array: see emitKernel). */
   declarations(): string[] {
-    return [...this.vars].sort((a, b) => a - b).map((v) => `  var v${v}: ${wgslType(this.fn.typeOf(v))};`);
+    const out: string[] = [];
+    for (const v of [...this.vars].sort((a, b) => a - b)) out.push(`  var v${v}: ${wgslType(this.fn.typeOf(v))};`);
+    return out;
   }
 
   emitBody(body: readonly Stmt[]): void {
@@ -161,16 +167,42 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private classifyValues(): void {
     const fn = this.fn;
     for (const b of fn.blockIds()) for (const p of fn.block(b).params) this.vars.add(p);
-    const uses = useLists(fn);
-    this.uses = uses;
-    for (const [v, list] of uses) {
+    // Each value's uses are counted, and whether one is outside the block of its definition
+    // noted, in one walk; values are then classified in the order of their first use.
+    const counts = new Int32Array(fn.values.length);
+    const crosses = new Uint8Array(fn.values.length);
+    const order: ValueId[] = [];
+    const use = (v: ValueId, at: BlockId): void => {
+      const n = counts[v] ?? 0;
+      if (n === 0) order.push(v);
+      counts[v] = n + 1;
+      const def = fn.value(v).def;
+      if (def.kind === 'inst' && fn.inst(def.inst).block !== at) crosses[v] = 1;
+    };
+    // an instruction's operands through someOperand, without operandsOf's array
+    let usingBlock = fn.entry;
+    const usedAt = (v: ValueId): boolean => { use(v, usingBlock); return false; };
+    for (const b of fn.blockIds()) {
+      const block = fn.block(b);
+      for (const id of block.insts) {
+        const data = fn.inst(id);
+        usingBlock = data.block;
+        someOperand(data.inst, usedAt);
+      }
+      const t = block.term;
+      if (!t) continue;
+      if (t.op === 'branch') use(t.cond, b);
+      if (t.op === 'switch') use(t.index, b);
+      if (t.op === 'return') for (const x of t.values) use(x, b);
+      for (const s of fn.successors(b)) for (const x of s.args) use(x, b);
+    }
+    this.useCounts = counts;
+    for (const v of order) {
       const def = fn.value(v).def;
       if (def.kind !== 'inst') continue;
       const data = fn.inst(def.inst);
       if (data.inst.op === 'const') { this.inlined.set(v, constant(data.inst.type, data.inst.bits, (n, ...a) => this.call(n, ...a))); continue; }
-      const home = data.block;
-      const crosses = list.some((u) => (u.kind === 'inst' ? fn.inst(u.inst).block !== home : u.block !== home));
-      if (crosses) this.vars.add(v);
+      if (crosses[v]) this.vars.add(v);
     }
   }
 
@@ -249,7 +281,7 @@ export class FunctionEmitter implements InstContext, ReplayHost {
   private code(block: BlockId): void {
     const insts = this.fn.block(block).insts;
     this.block = block;
-    const regions = this.replay === 'off' ? [] : planReplayRegions(this.fn, insts, this.uses, (i) => checkedArith(this, i), this.replay === 'always' ? 1 : undefined, warpPaths.get(this.fn) === 'subgroups' ? UNROLL_MAX : 0);
+    const regions = this.replay === 'off' ? [] : planReplayRegions(this.fn, insts, this.useCounts, (i) => checkedArith(this, i), this.replay === 'always' ? 1 : undefined, warpPaths.get(this.fn) === 'subgroups' ? UNROLL_MAX : 0);
     const writerOf = new Map<InstId, ReplayWriter>();
     for (const r of regions) {
       const writer = new ReplayWriter(this, r, this.replay);

@@ -123,7 +123,24 @@ function dynamicHelpers(fn: IrFunction, memory: FunctionMemory, slotNames: reado
   ].join('\n');
 }
 
-export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: { reqntid?: readonly number[]; maxntid?: readonly number[]; nativeFma: boolean; nativeFloat?: NativeFloat; warp?: WarpReport; matrix?: MatrixReport; subgroupOps?: boolean; replayRegions?: ReplayMode; lineOf?: (offset: number) => number }): CompiledKernel {
+/**
+ * What emitKernel needs besides the function. Every field is always present, undefined where
+ * absent: one object shape, where optional fields made as many shapes as their combinations and
+ * each new one made V8 optimise emitKernel again (issue 13).
+ */
+export interface KernelInfo {
+  readonly reqntid: readonly number[] | undefined;
+  readonly maxntid: readonly number[] | undefined;
+  readonly nativeFma: boolean;
+  readonly nativeFloat: NativeFloat | undefined;
+  readonly warp: WarpReport | undefined;
+  readonly matrix: MatrixReport | undefined;
+  readonly subgroupOps: boolean | undefined;
+  readonly replayRegions: ReplayMode | undefined;
+  readonly lineOf: ((offset: number) => number) | undefined;
+}
+
+export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diagnostic[], info: KernelInfo): CompiledKernel {
   const memory = fn.memory;
   const structured = fn.structured;
   if (!memory || !structured) throw new Error('ptx-wgsl internal error: emitKernel needs address-spaces and structurize to have run');
@@ -138,7 +155,11 @@ export function emitKernel(fn: IrFunction, sourceName: string, diagnostics: Diag
   const last = fn.kernelParams.at(-1);
   const paramBytes = last ? last.offset + last.size : 0;
   const uniformBytes = Math.ceil((LAUNCH_HEADER_BYTES + paramBytes) / 16) * 16;
-  const slotNames = memory.slots.map((_, i) => `ptx_slot${i}`);
+  // Arrays that emitKernel reads are built by push, not `map`: V8's optimised `map` returns a
+  // holey array where its builtin returns a packed one, and each new kind made V8 optimise this
+  // large function again, 5 times over a compile of the repository's kernels (issue 13).
+  const slotNames: string[] = [];
+  for (let i = 0; i < memory.slots.length; i++) slotNames.push(`ptx_slot${i}`);
   const bindings: BindingLayout[] = [{ kind: 'launch-params', binding: 0 }];
   // 64-bit atomics grouped by subgroup (emit-atomic.ts) need the subgroup lane id and the
   // subgroup built-ins outside uniform control flow, whatever the warp path.

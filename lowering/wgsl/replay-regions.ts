@@ -31,8 +31,7 @@
  */
 import type { InstId, ValueId } from '../../src/ir/entities.js';
 import type { IrFunction } from '../../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst } from '../../src/ir/inst.js';
-import type { Use } from '../../src/ir/cfg.js';
+import { HAS_EFFECTS, operandsOf, someOperand, type Inst } from '../../src/ir/inst.js';
 import type { CheckedArith } from './emit-float.js';
 import { wgslType } from './types.js';
 
@@ -69,9 +68,13 @@ const NOT_REPLAYABLE = new Set<Inst['op']>(['load', 'special', 'kernel_param', '
 
 /**
  * The replay regions of one block. `checked` says which instructions the emitter would write as
- * checked arithmetic;
+ * checked arithmetic; `useCounts` are the function's uses by value id.
  */
-export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses: ReadonlyMap<ValueId, readonly Use[]>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED, maxCollective = 0): ReplayRegion[] {
+export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], useCounts: Readonly<Int32Array>, checked: (inst: Inst) => CheckedArith | undefined, minChecked = MIN_CHECKED, maxCollective = 0): ReplayRegion[] {
+  // Most blocks hold fewer checked operations than a region needs: then nothing is allocated.
+  let total = 0;
+  for (const id of insts) if (checked(fn.inst(id).inst) && ++total >= minChecked) break;
+  if (total < minChecked) return [];
   const regions: ReplayRegion[] = [];
   let members: RegionMember[] = [];
   let values = new Set<ValueId>();
@@ -79,21 +82,30 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
   let collective = false;
   let checkedCount = 0;
   const close = (): void => {
-    const memberIds = new Set(members.map((m) => m.inst));
-    if (members.filter((m) => m.arith).length >= minChecked) {
+    if (checkedCount >= minChecked) {
+      // a value is an output when something other than the region's members uses it
+      const inside = new Map<ValueId, number>();
+      for (const m of members) for (const v of operandsOf(fn.inst(m.inst).inst)) if (values.has(v)) inside.set(v, (inside.get(v) ?? 0) + 1);
       const outputs = new Set<ValueId>();
-      for (const v of values) {
-        const list = uses.get(v) ?? [];
-        if (list.some((u) => u.kind !== 'inst' || !memberIds.has(u.inst))) outputs.add(v);
-      }
+      for (const v of values) if ((useCounts[v] ?? 0) > (inside.get(v) ?? 0)) outputs.add(v);
       regions.push({ members, values, outputs, last: (members.at(-1) as RegionMember).inst, collective });
+      members = [];
+      values = new Set();
+    } else {
+      // what no region keeps is emptied, not made anew: every block closes at least once
+      members.length = 0;
+      values.clear();
     }
-    members = [];
-    values = new Set();
     slots = 0;
     collective = false;
     checkedCount = 0;
   };
+  // An instruction's operands other than constants: the first `count` of one array for all (this
+  // planning was 3% of what a compile of the repository's kernels allocates; emptying the array
+  // by its length would drop its storage).
+  const ops: ValueId[] = [];
+  let count = 0;
+  const notConstant = (v: ValueId): boolean => { if (fn.defOf(v)?.op !== 'const') ops[count++] = v; return false; };
   for (const id of insts) {
     const data = fn.inst(id);
     const inst = data.inst;
@@ -101,15 +113,19 @@ export function planReplayRegions(fn: IrFunction, insts: readonly InstId[], uses
     const arith = checked(inst);
     // with no region open, an instruction that is not checked arithmetic joins none (most do not)
     if (!arith && values.size === 0) continue;
-    const ops = operandsOf(inst).filter((v) => fn.defOf(v)?.op !== 'const');
-    const readsMember = ops.some((v) => values.has(v));
+    count = 0;
+    someOperand(inst, notConstant);
+    let readsMember = false;
+    for (let k = 0; k < count; k++) if (values.has(ops[k] as ValueId)) { readsMember = true; break; }
     const result = data.results[0];
     if (arith && result !== undefined) {
       if (collective && checkedCount >= maxCollective) close();
       checkedCount++;
       members.push({ inst: id, arith });
       values.add(result);
-      slots += 1 + ops.filter((v) => !values.has(v)).length + 1; // its result, its inputs, a constant
+      let inputs = 0;
+      for (let k = 0; k < count; k++) if (!values.has(ops[k] as ValueId)) inputs++;
+      slots += 1 + inputs + 1; // its result, its inputs, a constant
     } else if (readsMember) {
       if (result !== undefined && replayable(fn, inst, data.results, values)) {
         members.push({ inst: id });

@@ -1,7 +1,7 @@
 // operandsOf reads the common instruction shapes by field name (src/ir/inst.ts); OPERANDS stays
 // the one list of operand fields that the printer, mapOperands and someOperand read. Both ways
 // must name the same operands in the same order for every op, on synthetic instructions (every
-// op, every field filled) and on the IR of real kernels.
+// op, every field filled) and on the IR of real kernels; someOperand visits them in that order.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SourceFile } from '../../src/diagnostics/source.js';
@@ -18,6 +18,12 @@ describe('operandsOf', () => {
       const expected = (fields as readonly string[]).map((_, k) => 100 + k);
       expect(operandsOf(inst as unknown as Inst), op).toEqual(expected);
       expect(operandFields(inst as unknown as Inst), op).toEqual(expected);
+      const visited: ValueId[] = [];
+      expect(someOperand(inst as unknown as Inst, (v) => { visited.push(v); return false; }), op).toBe(false);
+      expect(visited, op).toEqual(expected);
+      // it stops at the first operand that holds
+      if (expected.length > 1) expect(someOperand(inst as unknown as Inst, (v) => { visited.push(v); return v === 100; }), op).toBe(true);
+      expect(visited.length, op).toBe(expected.length + (expected.length > 1 ? 1 : 0));
     }
   });
 
