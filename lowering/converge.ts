@@ -43,7 +43,7 @@
  */
 import { blockId, valueId, type BlockId, type InstId, type ValueId } from '../src/ir/entities.js';
 import type { IrFunction } from '../src/ir/function.js';
-import { HAS_EFFECTS, someOperand, type Inst, type SpecialRegister } from '../src/ir/inst.js';
+import { BLOCK_UNIFORM_SPECIALS, HAS_EFFECTS, someOperand, type Inst } from '../src/ir/inst.js';
 import type { Stmt } from '../src/ir/structured.js';
 import { useLists, type Use } from '../src/ir/cfg.js';
 import * as T from '../src/ir/types.js';
@@ -51,7 +51,6 @@ import { hasActiveField, isCollective } from './collective.js';
 import type { Pass, PassContext } from './pass.js';
 import { barrierSteps, needsCounting } from './converge-steps.js';
 
-const UNIFORM_SPECIALS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>(['ntid', 'ctaid', 'nctaid', 'warpsize', 'nwarpid', 'clusterid', 'nclusterid']);
 
 /** Escapes out of a statement: `return`, or break/continue of a loop around it. */
 interface Escapes { readonly ret: boolean; readonly jump: boolean }
@@ -663,7 +662,7 @@ function children(s: Stmt): readonly Stmt[] {
 function pureUniform(inst: Inst): boolean {
   switch (inst.op) {
     case 'load': case 'address_of': case 'matrix_ldmatrix': return false;
-    case 'special': return UNIFORM_SPECIALS.has(inst.register);
+    case 'special': return BLOCK_UNIFORM_SPECIALS.has(inst.register);
     default: return !HAS_EFFECTS[inst.op];
   }
 }

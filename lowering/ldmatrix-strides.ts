@@ -28,7 +28,7 @@
 import type { BlockId, ValueId } from '../src/ir/entities.js';
 import { postDominators, reversePostorder } from '../src/ir/cfg.js';
 import type { IrFunction } from '../src/ir/function.js';
-import { HAS_EFFECTS, operandsOf, type Inst, type InstOf, type SpecialRegister } from '../src/ir/inst.js';
+import { BLOCK_UNIFORM_SPECIALS, HAS_EFFECTS, operandsOf, type Inst, type InstOf } from '../src/ir/inst.js';
 import { placement } from './matrix-placement.js';
 import type { Pass } from './pass.js';
 
@@ -44,8 +44,8 @@ export interface Form { readonly w: number; readonly a: number; readonly k?: big
 const UNKNOWN = 'unknown' as const;
 export type Fact = Form | typeof UNKNOWN;
 
-const UNIFORM_SPECIALS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>(['ntid', 'ctaid', 'nctaid', 'warpsize', 'nwarpid', 'clusterid', 'nclusterid', 'dynamic_smem_size', 'total_smem_size']);
 const LANE_IDS: readonly bigint[] = Array.from({ length: LANES }, (_, l) => BigInt(l));
+const NO_LANE_PARTS: readonly bigint[] = LANE_IDS.map(() => 0n);
 
 const mask = (w: number, x: bigint): bigint => BigInt.asUintN(w, x);
 const trailingZeros = (w: number, k: bigint): number => {
@@ -55,7 +55,7 @@ const trailingZeros = (w: number, k: bigint): number => {
   return n;
 };
 const uniform = (w: number, k?: bigint): Form => (k === undefined ? { w, a: 0, c: null } : { w, a: trailingZeros(w, mask(w, k)), k: mask(w, k), c: null });
-const lanes = (f: Form): readonly bigint[] => f.c ?? LANE_IDS.map(() => 0n);
+const lanes = (f: Form): readonly bigint[] => f.c ?? NO_LANE_PARTS;
 const laneMap = (f: Form, g: (c: bigint, lane: number) => bigint): bigint[] | null => {
   const c = lanes(f).map((x, l) => mask(f.w, g(x, l)));
   return c.every((x) => x === 0n) ? null : c;
@@ -214,7 +214,7 @@ function transfer(fn: IrFunction, inst: Inst, result: ValueId, facts: Map<ValueI
       if (inst.register === 'laneid') return { w, a: w, k: 0n, c: LANE_IDS };
       // x = 32 * warp + lane where the block's x size is a multiple of 32; y and z are the warp's
       if (inst.register === 'tid') return inst.component === 0 ? { w, a: 5, c: LANE_IDS } : uniform(w);
-      return UNIFORM_SPECIALS.has(inst.register) ? uniform(w) : UNKNOWN;
+      return BLOCK_UNIFORM_SPECIALS.has(inst.register) ? uniform(w) : UNKNOWN;
     case 'kernel_param': case 'address_of': case 'cvta': return allUniform ? uniform(w) : UNKNOWN;
     case 'ibinary': {
       // predicates (and, or, xor of conditions) are uniform or unknown

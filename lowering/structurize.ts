@@ -94,9 +94,7 @@ function doTree(cx: Cfg, x: BlockId): Labelled[] {
 }
 
 function nodeWithin(cx: Cfg, x: BlockId, merges: readonly BlockId[]): Labelled[] {
-  const [y, ...rest] = merges;
-  if (y === undefined) return [{ kind: 'code', block: x }, ...terminator(cx, x)];
-  return [{ kind: 'block', label: y, body: nodeWithin(cx, x, rest) }, ...doTree(cx, y)];
+  return following(cx, [{ kind: 'code', block: x }, ...terminator(cx, x)], merges);
 }
 
 /** `code` in blocks labelled by `merges` (latest first), each followed by its own tree. */

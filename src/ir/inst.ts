@@ -35,6 +35,14 @@ export type SpecialRegister =
   | 'cluster_nctarank' | 'is_explicit_cluster';
 
 /**
+ * Special registers that hold the same value in every thread of a block (sizes, block and grid
+ * ids); `%tid` and `%laneid` vary, `%clock` and `%smid`-like registers are not promised uniform.
+ */
+export const BLOCK_UNIFORM_SPECIALS: ReadonlySet<SpecialRegister> = new Set<SpecialRegister>([
+  'ntid', 'ctaid', 'nctaid', 'warpsize', 'nwarpid', 'clusterid', 'nclusterid', 'dynamic_smem_size', 'total_smem_size',
+]);
+
+/**
  * Where a memory access goes once address-space lowering has run. Before it, every memory
  * instruction has `region: null` and `address` is the PTX address value (64 or 32 bits).
  * After it, `address` is the 32-bit byte offset inside the region, except for the dynamic

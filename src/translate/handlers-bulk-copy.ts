@@ -28,8 +28,42 @@ import * as T from '../ir/types.js';
 import type { BuildContext } from './context.js';
 import type { Handler } from './handler.js';
 import { notSupported, operand, unsupported } from './handler.js';
-import { countedLoop } from './counted-loop.js';
+import type { Variable } from './ssa.js';
 import { mbarrierSpace, mbarrierUpdate } from './handlers-mbarrier.js';
+
+let loops = 0;
+
+/** `for (i = 0; i < bytes; i += 16) body(i)` as IR blocks, the counter an SSA variable. */
+function byteLoop(cx: BuildContext, bytes: ValueId, body: (offset: ValueId) => void, s: Ast.Instruction['span']): void {
+  const fn = cx.fn;
+  const counter: Variable = { key: `bulk-copy#${++loops}`, type: T.i32, hint: 'bulk_offset' };
+  cx.ssa.write(counter, cx.block, cx.constant(T.i32, 0n, s));
+  const head = fn.addBlock();
+  const loop = fn.addBlock();
+  const exit = fn.addBlock();
+  const jump = (to: typeof head): void => {
+    const e = { from: cx.block, to, args: [] as ValueId[] };
+    cx.ssa.addEdge(e);
+    fn.block(cx.block).term = { op: 'jump', target: { block: to, args: e.args }, span: s };
+  };
+  jump(head);
+  cx.block = head;
+  const i = cx.ssa.read(counter, head, s);
+  const more = cx.emit({ op: 'icmp', type: T.pred, cond: 'ult', a: i, b: bytes }, s);
+  const inLoop = { from: head, to: loop, args: [] as ValueId[] };
+  const out = { from: head, to: exit, args: [] as ValueId[] };
+  cx.ssa.addEdge(inLoop);
+  cx.ssa.addEdge(out);
+  fn.block(head).term = { op: 'branch', cond: more, then: { block: loop, args: inLoop.args }, else: { block: exit, args: out.args }, span: s };
+  cx.ssa.seal(loop, s);
+  cx.block = loop;
+  body(i);
+  cx.ssa.write(counter, cx.block, cx.emit({ op: 'ibinary', kind: 'add', type: T.i32, a: i, b: cx.constant(T.i32, 16n, s) }, s));
+  jump(head);
+  cx.ssa.seal(head, s);
+  cx.ssa.seal(exit, s);
+  cx.block = exit;
+}
 
 /** `base + offset` in the width of base. */
 function plus(cx: BuildContext, base: ValueId, offset: ValueId, s: Ast.Instruction['span']): ValueId {
@@ -44,7 +78,7 @@ function copyBytes(cx: BuildContext, inst: Ast.Instruction, dst: { space: Memory
   const to = cx.address(dst.at, dst.space);
   const from = cx.address(src.at, src.space);
   const type = T.vector(T.i32, 4);
-  countedLoop(cx, size, 16, 'bulk_offset', (i) => {
+  byteLoop(cx, size, (i) => {
     const value = cx.emit({ op: 'load', type, space: src.space, address: plus(cx, from, i, s), region: null }, s);
     cx.effect({ op: 'store', type, space: dst.space, address: plus(cx, to, i, s), region: null, value }, s);
   }, s);

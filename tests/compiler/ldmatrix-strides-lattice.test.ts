@@ -11,18 +11,10 @@ import type { Inst, IntBinaryOp, IntCompare } from '../../src/ir/inst.js';
 import { NO_SPAN } from '../../src/diagnostics/span.js';
 import * as T from '../../src/ir/types.js';
 import { analyse, type Form } from '../../lowering/ldmatrix-strides.js';
+import { mulberry32 } from '../e2e/reference.js';
 
-/** A small deterministic generator (mulberry32), so that a failure reproduces. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+/** Uniform in [0, 1), seeded, so that a failure reproduces. */
+const random = (seed: number): (() => number) => { const next = mulberry32(seed); return () => next() / 2 ** 32; };
 
 const CONSTANTS = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 24, 31, 32, 48, 63, 64, 96, 127, 144, 255, 256, 0xffffffe0, 0xfffffff0, 0xfffffff8, 0x7fffffff, 0x80000000];
 const BINARY: IntBinaryOp[] = ['add', 'sub', 'mul', 'shl', 'shr_u', 'and', 'or', 'xor'];

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext, type ContextOptions } from '../../src/api.js';
+import type { Context } from '../../runtime/context.js';
 import { SCRATCH_BYTES, type NativeRun } from './native.js';
 
 export const KERNELS = join(import.meta.dirname, 'kernels');
@@ -15,10 +16,25 @@ export function kernelSource(ptx: string, dir?: string): string {
 
 export type WarpPath = 'auto' | 'subgroups' | 'emulated';
 
+/**
+ * The subgroup-matrix configurations Dawn reports on an H100/H200 for the shapes the tensor-core
+ * path uses (f16 inputs; 16x8x16, 16x8x8 and 16x16x16), for compile-only tests of that path.
+ */
+export const H100_MATRIX_CONFIGS = [
+  { componentType: 'f16', resultComponentType: 'f32', M: 16, N: 8, K: 16 },
+  { componentType: 'f16', resultComponentType: 'f16', M: 16, N: 8, K: 16 },
+  { componentType: 'f16', resultComponentType: 'f32', M: 16, N: 8, K: 8 },
+  { componentType: 'f16', resultComponentType: 'f16', M: 16, N: 8, K: 8 },
+  { componentType: 'f16', resultComponentType: 'f32', M: 16, N: 16, K: 16 },
+] as const;
+
 export interface MatrixRun { readonly outputs: Uint32Array[]; readonly path: string; readonly matrix?: string }
 
 /** A scalar kernel argument (u32 or f32), after the buffers. */
 export type Scalar = { readonly u32: number } | { readonly f32: number };
+
+/** A context made otherwise than by createContext's options (float facts of another device, replay modes). */
+export type MakeContext = () => Promise<Context>;
 
 /**
  * Launches `kernel` of `ptx` on `grid` x `block` threads with the input words and `outputWords`
@@ -27,11 +43,11 @@ export type Scalar = { readonly u32: number } | { readonly f32: number };
 export async function runMatrixKernel(
   ptx: string, kernel: string, launch: { grid: number | [number, number]; block: number },
   inputs: readonly Uint32Array[], outputWords: readonly number[], warpPath: WarpPath,
-  scalars: readonly Scalar[] = [], contextOptions: ContextOptions = {},
+  scalars: readonly Scalar[] = [], contextOptions: ContextOptions | MakeContext = {},
   /** 'portable' by default: the tests that use it compare bit for bit with the portable path's exact arithmetic. */
   matrixPath: 'auto' | 'portable' = 'portable',
 ): Promise<MatrixRun> {
-  const c = await createContext(contextOptions);
+  const c = typeof contextOptions === 'function' ? await contextOptions() : await createContext(contextOptions);
   try {
     const mod = c.loadModule(kernelSource(ptx), { fileName: `${ptx}.ptx`, warpPath, matrixPath });
     const fn = mod.getFunction(kernel);

@@ -12,7 +12,7 @@ import { createContext, getDefaultDevice, releaseDefaultDevice } from '../../src
 import { runtimeCompiler } from '../../src/runtime-compiler.js';
 import { Context } from '../../runtime/context.js';
 import { NO_NATIVE_FLOAT } from '../../lowering/wgsl/native-float.js';
-import { kernelSource, POISON } from './harness.js';
+import { runMatrixKernel } from './harness.js';
 import { dPlace, dWords, MMA_LAUNCH, WARPS } from './mma-cases.js';
 import { MMA_CASES, Random, pack, randomMatrix, referenceMma, unpack, wordsPerLane, type ElemType, type MmaCase } from './reference.js';
 
@@ -34,18 +34,6 @@ const CONTEXTS: Record<string, (device: GPUDevice) => Promise<Context>> = {
   'sums flushing subnormals': async (device) => new Context(device, runtimeCompiler.compileModule, { nativeFloat: NO_NATIVE_FLOAT, replayRegions: 'flushing' }),
 };
 
-/** D's words after one launch of the portable mma kernel on these fragment words. */
-async function run(ctx: Context, kernel: string, inputs: readonly Uint32Array[], words: number): Promise<Uint32Array> {
-  const fn = ctx.loadModule(kernelSource('mma_forms'), { fileName: 'mma_forms.ptx', warpPath: 'auto', matrixPath: 'portable' }).getFunction(kernel);
-  const args = inputs.map((w) => { const b = ctx.malloc(w.byteLength); ctx.memcpyHtoD(b, w); return b; });
-  const out = ctx.malloc(4 * words);
-  ctx.memcpyHtoD(out, new Uint32Array(words).fill(POISON));
-  fn.launch(MMA_LAUNCH, [...args, out]);
-  const got = new Uint32Array(words);
-  await ctx.memcpyDtoH(got, out);
-  return got;
-}
-
 describe.each(Object.keys(CONTEXTS))('portable mma on special values: %s', (context) => {
   it.each(FORMS)('%s', async (kernel) => {
     const c = MMA_CASES.find((x) => x.kernel === kernel) as MmaCase;
@@ -60,13 +48,9 @@ describe.each(Object.keys(CONTEXTS))('portable mma on special values: %s', (cont
       wb.push(...pack(B[w] as bigint[][], c.bAt, c.bCount, c.b));
       wc.push(...pack(C[w] as bigint[][], c.cAt, c.cCount, c.c));
     }
-    const ctx = await (CONTEXTS[context] as (device: GPUDevice) => Promise<Context>)(await getDefaultDevice());
-    let out: Uint32Array;
-    try {
-      out = await run(ctx, kernel, [Uint32Array.from(wa), Uint32Array.from(wb), Uint32Array.from(wc)], dWords(c));
-    } finally {
-      ctx.destroy();
-    }
+    const make = CONTEXTS[context] as (device: GPUDevice) => Promise<Context>;
+    const run = await runMatrixKernel('mma_forms', kernel, MMA_LAUNCH, [Uint32Array.from(wa), Uint32Array.from(wb), Uint32Array.from(wc)], [dWords(c)], 'auto', [], async () => make(await getDefaultDevice()));
+    const out = run.outputs[0] as Uint32Array;
     const per = 32 * wordsPerLane(c.cCount, c.d);
     const { at, rows } = dPlace(c);
     let specialsInD = 0;

@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile.js';
 import type { CompileOptions } from '../../src/compile-types.js';
-import { kernelSource } from './harness.js';
+import { H100_MATRIX_CONFIGS, kernelSource } from './harness.js';
 
-const config = (componentType: string, resultComponentType: string, M: number, N: number, K: number) => ({ componentType, resultComponentType, M, N, K });
-const H100 = [config('f16', 'f32', 16, 8, 16), config('f16', 'f16', 16, 8, 16), config('f16', 'f32', 16, 8, 8), config('f16', 'f16', 16, 8, 8), config('f16', 'f32', 16, 16, 16)];
+const H100 = H100_MATRIX_CONFIGS;
 const OPTIONS: CompileOptions = { subgroupSize: 32, subgroupMatrixConfigs: H100, warpPath: 'auto' };
 const kernel = (ptx: string, entry: string, options: CompileOptions = OPTIONS) => {
   const k = compile(kernelSource(ptx), { ...options, entry, fileName: `${ptx}.ptx` }).kernels[0];
