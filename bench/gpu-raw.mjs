@@ -25,12 +25,12 @@ async function raw(name, grid, values, bytes) {
   const k = kernels.find((c) => c.layout.entry === name);
   const module = device.createShaderModule({ code: k.wgsl });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(k.layout) });
-  const pipeline = await device.createComputePipelineAsync({
-    layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
-    compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, [BLOCK, 1, 1], 0) },
-  });
   // The runtime's dispatch shape, so this times the shader as launch() runs it.
   const plan = planDispatch([grid, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
+  const pipeline = await device.createComputePipelineAsync({
+    layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+    compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, { block: [BLOCK, 1, 1], sharedBytes: 0, directGrid: plan.direct }) },
+  });
   const u = packUniforms(k.layout, { nctaid: [grid, 1, 1], dispatchX: plan.x }, values);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
@@ -38,7 +38,7 @@ async function raw(name, grid, values, bytes) {
   const bufs = { in: x, x, out: y, y };
   const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((b) => ({ binding: b.binding, resource: { buffer: bufs[k.layout.params[b.param].name.replace(/^.*_param_(\d+)$/, (m, i) => ['in', 'out', 'x', 'y'][+i])] ?? (b.param === 0 || b.param === 2 ? x : y) } }))];
   const bg = device.createBindGroup({ layout: bgl, entries });
-  const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], ITER);
+  const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], ITER);
   console.log(JSON.stringify({ side: 'ptx-wgsl-raw', kernel: name, bytes, ms: t.ms, gbps: bytes / t.ms / 1e6, timer: t.timer }));
 }
 

@@ -2,7 +2,7 @@
 // compute pass between two timestamp queries (wall clock of the submit where the device has no
 // timestamp-query). Used by the benchmarks to compare shaders, not launch paths. `epilogue`: a
 // pipeline dispatched as one workgroup after each dispatch (CompiledKernel.epilogueEntryPoint).
-export async function timeDispatches(device, pipeline, bindGroup, [x, y], count, repeats = 5, epilogue = undefined) {
+export async function timeDispatches(device, pipeline, bindGroup, [x, y, z = 1], count, repeats = 5, epilogue = undefined) {
   const hasTs = device.features.has('timestamp-query');
   const qs = hasTs ? device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
   const resolve = hasTs ? device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
@@ -12,7 +12,7 @@ export async function timeDispatches(device, pipeline, bindGroup, [x, y], count,
     const pass = enc.beginComputePass(hasTs ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
     pass.setPipeline(pipeline); pass.setBindGroup(0, bindGroup);
     for (let i = 0; i < count; i++) {
-      pass.dispatchWorkgroups(x, y, 1);
+      pass.dispatchWorkgroups(x, y, z);
       if (epilogue) { pass.setPipeline(epilogue); pass.dispatchWorkgroups(1); pass.setPipeline(pipeline); }
     }
     pass.end();

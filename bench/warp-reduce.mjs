@@ -60,11 +60,11 @@ async function ptxVariant(entry, warpPath) {
   // The same WGSL dispatched raw, timed on the GPU: the shader's cost without launch overhead.
   const module = device.createShaderModule({ code: kernel.wgsl });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
+  const plan = planDispatch([grid, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
   const pipeline = await device.createComputePipelineAsync({
     layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
-    compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [block, 1, 1], 0) },
+    compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, { block: [block, 1, 1], sharedBytes: 0, directGrid: plan.direct }) },
   });
-  const plan = planDispatch([grid, 1, 1], device.limits.maxComputeWorkgroupsPerDimension);
   const u = packUniforms(kernel.layout, { nctaid: [grid, 1, 1], dispatchX: plan.x }, [0n, 0n]);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
@@ -72,7 +72,7 @@ async function ptxVariant(entry, warpPath) {
   const a = device.createBuffer({ size: 4 * n, usage }); const b = device.createBuffer({ size: 4 * (n / 32), usage });
   const slots = kernel.layout.bindings.filter((e) => e.kind === 'global-slot');
   const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((e) => ({ binding: e.binding, resource: { buffer: e.param === 0 ? a : b } }))];
-  const gpu = await timeDispatches(device, pipeline, device.createBindGroup({ layout: bgl, entries }), [plan.x, plan.y], iterations);
+  const gpu = await timeDispatches(device, pipeline, device.createBindGroup({ layout: bgl, entries }), [plan.x, plan.y, plan.z], iterations);
   return { variant: `${entry} (${kernel.layout.warp.path})`, ...t, gpuMs: gpu.ms, timer: gpu.timer, correct: out.every((x, i) => x === expected[i]) };
 }
 

@@ -116,7 +116,7 @@ export interface ModuleVariables extends ModuleMemory {
   readonly sizes: ReadonlyMap<string, number>;
 }
 
-export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words';
+export type OverrideName = 'ptx_ntid_x' | 'ptx_ntid_y' | 'ptx_ntid_z' | 'ptx_dynamic_smem_words' | 'ptx_grid_direct';
 
 /** Which lowering each warp-level feature took, and why (issue: warps on every WebGPU). */
 export interface WarpReport {
@@ -168,9 +168,10 @@ export interface KernelLayout {
   /**
    * Pipeline-overridable constants the WGSL declares, set per launch when the pipeline is
    * created: the block size (`ptx_ntid_x/y/z`, also the `@workgroup_size`) and, when the kernel
-   * uses dynamic shared memory, its size in 32-bit words (`ptx_dynamic_smem_words`). One WGSL
+   * uses dynamic shared memory, its size in 32-bit words (`ptx_dynamic_smem_words`), and whether
+   * the grid is dispatched as it is or linearised (`ptx_grid_direct`, runtime/grid.ts). One WGSL
    * text thus serves every block and shared size; pipelines are cached per (module, entry,
-   * block, shared size).
+   * block, shared size, grid form).
    */
   readonly overrides: readonly OverrideName[];
   /** `.reqntid` / `.maxntid` of the entry, checked by the runtime at launch. */

@@ -15,7 +15,7 @@ import { planDispatch, type DimInput, type DispatchPlan } from './grid.js';
 import { checkArgCount, checkLaunch, launchShape, type LaunchShape } from './launch-checks.js';
 import { isDevicePointer, isHostBuffer, type AllocationTable, type DeviceBuffer, type DevicePointer, type HostBuffer } from './memory.js';
 import { kindOf, packUniforms, type ParamValue } from './params.js';
-import type { LaunchPipeline, PipelineCache } from './pipeline-cache.js';
+import type { LaunchPipeline, PipelineCache, PipelineShape } from './pipeline-cache.js';
 import type { CommandBatch } from './command-batch.js';
 import type { ReliableSubgroups } from './probe-subgroups.js';
 
@@ -73,6 +73,11 @@ export type LaunchArg = number | bigint | DevicePointer | HostBuffer | readonly 
 /** Trap read-back buffers kept per kernel function: enough for the launches between two synchronisations. */
 const TRAP_READBACKS_KEPT = 64;
 
+/** The pipeline a prepared launch runs on. */
+function pipelineShape(p: PreparedLaunch): PipelineShape {
+  return { block: p.shape.block, sharedBytes: p.shape.sharedBytes, directGrid: p.plan.direct };
+}
+
 interface PreparedLaunch {
   readonly kernel: CompiledKernel;
   readonly shape: LaunchShape;
@@ -111,7 +116,7 @@ export class KernelFunction {
    */
   launch(config: LaunchConfig, args: readonly LaunchArg[]): CompiledKernel {
     const prepared = this.prepare(config, args);
-    this.submit(prepared, this.env.pipelines.get(prepared.kernel, prepared.shape.block, prepared.shape.sharedBytes));
+    this.submit(prepared, this.env.pipelines.get(prepared.kernel, pipelineShape(prepared)));
     return prepared.kernel;
   }
 
@@ -120,9 +125,9 @@ export class KernelFunction {
    * `launch` with the same shape and aliasing does not block; shader errors are thrown here.
    */
   async prepareAsync(config: LaunchConfig, args: readonly LaunchArg[]): Promise<CompiledKernel> {
-    const { kernel, shape } = this.prepare(config, args);
-    await this.env.pipelines.getAsync(kernel, shape.block, shape.sharedBytes);
-    return kernel;
+    const prepared = this.prepare(config, args);
+    await this.env.pipelines.getAsync(prepared.kernel, pipelineShape(prepared));
+    return prepared.kernel;
   }
 
   private prepare(config: LaunchConfig, args: readonly LaunchArg[]): PreparedLaunch {
@@ -209,7 +214,7 @@ export class KernelFunction {
     const pass = batch.computePass(this.name);
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(p.plan.x, p.plan.y, 1);
+    pass.dispatchWorkgroups(p.plan.x, p.plan.y, p.plan.z);
     if (epilogue) {
       // same bind group: the epilogue is a second entry point of the kernel's WGSL
       pass.setPipeline(epilogue);

@@ -1,5 +1,5 @@
 /**
- * Compute pipelines per compiled kernel variant, block shape and dynamic shared size. One
+ * Compute pipelines per compiled kernel variant, block shape, dynamic shared size and grid form. One
  * WGSL text serves every launch shape through pipeline-overridable constants, so the shader
  * module is created once per kernel variant and only the pipeline is per shape.
  *
@@ -48,14 +48,23 @@ export interface LaunchPipeline {
   readonly unverified: PipelineStatus | undefined;
 }
 
+/** What a pipeline is specialised for: the block, the dynamic shared memory and the grid's form. */
+export interface PipelineShape {
+  readonly block: Dim3;
+  readonly sharedBytes: number;
+  /** The grid is dispatched as it is (DispatchPlan.direct), not linearised. */
+  readonly directGrid: boolean;
+}
+
 /** The override constants for one launch shape (only those the WGSL declares). */
-export function overrideConstants(kernel: CompiledKernel, block: Dim3, sharedBytes: number): Record<string, number> {
+export function overrideConstants(kernel: CompiledKernel, { block, sharedBytes, directGrid }: PipelineShape): Record<string, number> {
   const values: Record<OverrideName, number> = {
     ptx_ntid_x: block[0],
     ptx_ntid_y: block[1],
     ptx_ntid_z: block[2],
     // A zero-length WGSL array is invalid, so a launch without dynamic shared memory gets one word.
     ptx_dynamic_smem_words: Math.max(1, Math.ceil(sharedBytes / 4)),
+    ptx_grid_direct: directGrid ? 1 : 0,
   };
   return Object.fromEntries(kernel.layout.overrides.map((name) => [name, values[name]]));
 }
@@ -78,13 +87,13 @@ export class PipelineCache {
    * The pipeline, created synchronously if new. Throws the kernel's compile error once it is
    * known; before that, the pipeline is `unverified` and the error comes from its status.
    */
-  get(kernel: CompiledKernel, block: Dim3, sharedBytes: number): LaunchPipeline {
+  get(kernel: CompiledKernel, shape: PipelineShape): LaunchPipeline {
     const k = this.forKernel(kernel);
     if (k.failure) throw k.failure;
-    const key = shapeKey(kernel, block, sharedBytes);
+    const key = shapeKey(kernel, shape);
     let entry = k.pipelines.get(key);
     if (!entry) {
-      const descriptor = this.descriptor(kernel, k, block, sharedBytes);
+      const descriptor = this.descriptor(kernel, k, shape);
       const scope = this.scoped(() => this.device.createComputePipeline(descriptor));
       const created: ShapePipeline = { pipeline: scope.result, unverified: undefined, failure: undefined };
       const status = (async (): Promise<PtxError | undefined> => {
@@ -102,11 +111,11 @@ export class PipelineCache {
   }
 
   /** The pipeline, compiled off the main thread if new; the kernel's compile error is thrown here. */
-  async getAsync(kernel: CompiledKernel, block: Dim3, sharedBytes: number): Promise<GPUComputePipeline> {
+  async getAsync(kernel: CompiledKernel, shape: PipelineShape): Promise<GPUComputePipeline> {
     const k = this.forKernel(kernel);
     const moduleError = await k.compiled;
     if (moduleError) throw moduleError;
-    const key = shapeKey(kernel, block, sharedBytes);
+    const key = shapeKey(kernel, shape);
     const ready = k.pipelines.get(key);
     if (ready) {
       const err = ready.failure ?? (ready.unverified && (await ready.unverified));
@@ -115,7 +124,7 @@ export class PipelineCache {
     }
     let pending = k.pending.get(key);
     if (!pending) {
-      pending = this.createAsync(kernel, k, block, sharedBytes).finally(() => k.pending.delete(key));
+      pending = this.createAsync(kernel, k, shape).finally(() => k.pending.delete(key));
       k.pending.set(key, pending);
     }
     const pipeline = await pending;
@@ -123,19 +132,19 @@ export class PipelineCache {
     return pipeline;
   }
 
-  private async createAsync(kernel: CompiledKernel, k: KernelPipelines, block: Dim3, sharedBytes: number): Promise<GPUComputePipeline> {
+  private async createAsync(kernel: CompiledKernel, k: KernelPipelines, shape: PipelineShape): Promise<GPUComputePipeline> {
     try {
-      return await this.device.createComputePipelineAsync(this.descriptor(kernel, k, block, sharedBytes));
+      return await this.device.createComputePipelineAsync(this.descriptor(kernel, k, shape));
     } catch (e) {
       throw await wgslCompileError(kernel, k.module, (e as Error).message);
     }
   }
 
-  private descriptor(kernel: CompiledKernel, k: KernelPipelines, block: Dim3, sharedBytes: number): GPUComputePipelineDescriptor {
+  private descriptor(kernel: CompiledKernel, k: KernelPipelines, shape: PipelineShape): GPUComputePipelineDescriptor {
     return {
-      label: `ptx-wgsl ${kernel.layout.entry} ${block.join('x')}`,
+      label: `ptx-wgsl ${kernel.layout.entry} ${shape.block.join('x')}`,
       layout: k.layout,
-      compute: { module: k.module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, block, sharedBytes) },
+      compute: { module: k.module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, shape) },
     };
   }
 
@@ -195,7 +204,8 @@ async function logCompilerMessages(module: GPUShaderModule, entry: string, log: 
   }
 }
 
-function shapeKey(kernel: CompiledKernel, block: Dim3, sharedBytes: number): string {
+function shapeKey(kernel: CompiledKernel, { block, sharedBytes, directGrid }: PipelineShape): string {
   const smem = kernel.layout.overrides.includes('ptx_dynamic_smem_words') ? Math.ceil(sharedBytes / 4) : 0;
-  return `${block.join(',')}|${smem}`;
+  const direct = kernel.layout.overrides.includes('ptx_grid_direct') && directGrid;
+  return `${block.join(',')}|${smem}|${direct ? 'direct' : 'linear'}`;
 }

@@ -113,16 +113,16 @@ async function bench(entry, grid, block, values, bufBytes, smem, iters) {
     const info = await module.getCompilationInfo();
     if (info.messages.some((m) => m.type === 'error')) { out[name] = 'ERR ' + info.messages[0].message; continue; }
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(k.layout) });
-    const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, block, smem) } });
     const g3 = [grid[0], grid[1] ?? 1, 1];
     const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
+    const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, { block, sharedBytes: smem, directGrid: plan.direct }) } });
     const u = packUniforms(k.layout, { nctaid: g3, dispatchX: plan.x }, values);
     const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(ub, 0, u);
     const slots = k.layout.bindings.filter((b) => b.kind === 'global-slot');
     const entries = [{ binding: 0, resource: { buffer: ub } }, ...slots.map((b) => ({ binding: b.binding, resource: { buffer: bufs[b.param] } }))];
     const bg = device.createBindGroup({ layout: bgl, entries });
-    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], iters);
+    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], iters);
     out[name] = +t.ms.toFixed(4);
   }
   console.log(JSON.stringify({ entry, warp: k.layout.warp, ...out }));

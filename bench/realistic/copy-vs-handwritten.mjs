@@ -25,12 +25,12 @@ const plan = planDispatch([G, 1, 1], device.limits.maxComputeWorkgroupsPerDimens
 async function ours(code) {
   const module = device.createShaderModule({ code });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(k.layout) });
-  const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, [256, 1, 1], 0) } });
+  const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, { block: [256, 1, 1], sharedBytes: 0, directGrid: plan.direct }) } });
   const u = packUniforms(k.layout, { nctaid: [G, 1, 1], dispatchX: plan.x }, [0n, 0n, N4]);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
   const bg = device.createBindGroup({ layout: bgl, entries: [{ binding: 0, resource: { buffer: ub } }, { binding: 1, resource: { buffer: a } }, { binding: 2, resource: { buffer: b } }] });
-  return (await timeDispatches(device, pipeline, bg, [plan.x, plan.y], 20)).ms;
+  return (await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], 20)).ms;
 }
 async function hand(code, dims) {
   const module = device.createShaderModule({ code });
@@ -43,8 +43,8 @@ const H = (body) => `@group(0) @binding(0) var<storage, read> src: array<vec4<u3
 @compute @workgroup_size(256) fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) t: u32, @builtin(num_workgroups) nw: vec3<u32>) { ${body} }`;
 const res = { plan, bytes: N4 * 32, fill: process.argv.includes('--fill') };
 res.ours = await ours(k.wgsl);
-res.hand_gid = await hand(H('let i = g.x + g.y * nw.x * 256u; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y]);
-res.hand_lin = await hand(H('let i = (w.x + w.y * nw.x) * 256u + t; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y]);
+res.hand_gid = await hand(H('let i = g.x + g.y * nw.x * 256u; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y, plan.z]);
+res.hand_lin = await hand(H('let i = (w.x + w.y * nw.x) * 256u + t; if (i < ' + N4 + 'u) { dst[i] = src[i]; }'), [plan.x, plan.y, plan.z]);
 res.ours_no_prologue = await ours(k.wgsl.replace(/  if \(ptx_launch\[0\]\.y \* ptx_launch\[0\]\.z != 1u\).*\n/, ''));
 res.ours_plain_store = await ours(k.wgsl.replace(/let v21 = vec4<u32>\(v17, v18, v19, v20\);\n\s*ptx_slot1\[v14 >> 4u\] = v21;/, 'ptx_slot1[v14 >> 4u] = v16;'));
 for (const key of ['ours', 'hand_gid', 'hand_lin', 'ours_no_prologue', 'ours_plain_store']) res[key + '_GBs'] = Math.round(res.bytes / res[key] / 1e6);

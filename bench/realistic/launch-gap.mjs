@@ -65,12 +65,12 @@ for (const spec0 of specs) {
     // the launched WGSL dispatched directly
     const module = device.createShaderModule({ code: kernel.wgsl });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
-    const pipeline = await device.createComputePipelineAsync({
-      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
-      compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], spec.shared ?? 0) },
-    });
     const g3 = [spec.grid[0], spec.grid[1] ?? 1, spec.grid[2] ?? 1];
     const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
+    const pipeline = await device.createComputePipelineAsync({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+      compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, { block: [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], sharedBytes: spec.shared ?? 0, directGrid: plan.direct }) },
+    });
     const realValues = args.map((v, j) => (host[j] ? v.address : v));
     const uniform = (values) => {
       const u = packUniforms(kernel.layout, { nctaid: g3, dispatchX: plan.x }, values);
@@ -89,14 +89,14 @@ for (const spec0 of specs) {
     const zeroU = uniform(args.map((v, j) => (host[j] ? 0n : v)));
     const realU = uniform(realValues);
     const count = 10;
-    row.raw0 = (await timeDispatches(device, pipeline, group(zeroU, own), [plan.x, plan.y], count, 5)).ms;
-    row.rawPtr = (await timeDispatches(device, pipeline, group(realU, own), [plan.x, plan.y], count, 5)).ms;
-    row.rawCtx = (await timeDispatches(device, pipeline, group(realU, ctxBufs), [plan.x, plan.y], count, 5)).ms;
+    row.raw0 = (await timeDispatches(device, pipeline, group(zeroU, own), [plan.x, plan.y, plan.z], count, 5)).ms;
+    row.rawPtr = (await timeDispatches(device, pipeline, group(realU, own), [plan.x, plan.y, plan.z], count, 5)).ms;
+    row.rawCtx = (await timeDispatches(device, pipeline, group(realU, ctxBufs), [plan.x, plan.y, plan.z], count, 5)).ms;
     const bgCtx = group(realU, ctxBufs);
     row.subm1 = (await wall(async () => {
       for (let i = 0; i < count; i++) {
         const enc = device.createCommandEncoder(); const pass = enc.beginComputePass();
-        pass.setPipeline(pipeline); pass.setBindGroup(0, bgCtx); pass.dispatchWorkgroups(plan.x, plan.y, 1); pass.end();
+        pass.setPipeline(pipeline); pass.setBindGroup(0, bgCtx); pass.dispatchWorkgroups(plan.x, plan.y, plan.z); pass.end();
         device.queue.submit([enc.finish()]);
       }
       await device.queue.onSubmittedWorkDone();

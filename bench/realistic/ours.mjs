@@ -137,18 +137,18 @@ for (const [k, spec0] of specs.entries()) {
     // memory is the module's buffer, runtime-owned buffers (trap record, locks, deferred-add
     // slots) zeroed ones, and a kernel with an epilogue has it dispatched after each launch
     const raw = [];
+    const g3 = [spec.grid[0], spec.grid[1] ?? 1, spec.grid[2] ?? 1];
+    const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
     const module = device.createShaderModule({ code: kernel.wgsl });
     const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
     const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [bgl] });
     t0 = performance.now();
     const pipeline = await device.createComputePipelineAsync({
       layout: pipelineLayout,
-      compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], spec.shared ?? 0) },
+      compute: { module, entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, { block: [spec.block[0], spec.block[1] ?? 1, spec.block[2] ?? 1], sharedBytes: spec.shared ?? 0, directGrid: plan.direct }) },
     });
     row.pipeline_ms = performance.now() - t0;
     const epilogue = kernel.epilogueEntryPoint ? await device.createComputePipelineAsync({ layout: pipelineLayout, compute: { module, entryPoint: kernel.epilogueEntryPoint } }) : undefined;
-    const g3 = [spec.grid[0], spec.grid[1] ?? 1, spec.grid[2] ?? 1];
-    const plan = planDispatch(g3, device.limits.maxComputeWorkgroupsPerDimension);
     const values = args.map((v, j) => (host[j] ? 0n : v));
     const u = packUniforms(kernel.layout, { nctaid: g3, dispatchX: plan.x }, values);
     const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -171,7 +171,7 @@ for (const [k, spec0] of specs.entries()) {
       raw.push(gb); entries.push({ binding: b.binding, resource: { buffer: gb } });
     }
     const bg = device.createBindGroup({ layout: bgl, entries });
-    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y], Math.max(2, Math.min(20, Math.round(100 / Math.max(single, 1)))), 3, epilogue);
+    const t = await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], Math.max(2, Math.min(20, Math.round(100 / Math.max(single, 1)))), 3, epilogue);
     row.shader_ms = t.ms; row.timer = t.timer;
     raw.forEach((b) => b.destroy());
   } catch (e) {

@@ -28,13 +28,13 @@ const plan = planDispatch([ROWS, 1, 1], device.limits.maxComputeWorkgroupsPerDim
 async function ours(code) {
   const module = device.createShaderModule({ code });
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(k.layout) });
-  const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, [256, 1, 1], 0) } });
+  const pipeline = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module, entryPoint: k.entryPoint, constants: overrideConstants(k, { block: [256, 1, 1], sharedBytes: 0, directGrid: plan.direct }) } });
   const u = packUniforms(k.layout, { nctaid: [ROWS, 1, 1], dispatchX: plan.x }, [0n, 0n, COLS]);
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(ub, 0, u);
   const slots = k.layout.bindings.filter((b) => b.kind === 'global-slot');
   const bg = device.createBindGroup({ layout: bgl, entries: [{ binding: 0, resource: { buffer: ub } }, ...slots.map((b) => ({ binding: b.binding, resource: { buffer: b.param === 0 ? x : y } }))] });
-  return (await timeDispatches(device, pipeline, bg, [plan.x, plan.y], 10)).ms;
+  return (await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], 10)).ms;
 }
 const hand = `enable subgroups;
 @group(0) @binding(0) var<storage, read> x: array<f32>;
@@ -76,8 +76,8 @@ const bgRuntime = device.createBindGroup({ layout: pipelineRuntime.getBindGroupL
 const res = { rows: ROWS, cols: COLS, plan, matches: {} };
 /** ours() of the WGSL with `re` replaced, counting the places it changed. */
 const edited = (key, re, to, extra = '') => { res.matches[key] = (k.wgsl.match(re) ?? []).length; return ours(k.wgsl.replace(re, to) + extra); };
-res.hand = (await timeDispatches(device, pipeline, bg, [plan.x, plan.y], 10)).ms;
-res.hand_runtime_cols = (await timeDispatches(device, pipelineRuntime, bgRuntime, [plan.x, plan.y], 10)).ms;
+res.hand = (await timeDispatches(device, pipeline, bg, [plan.x, plan.y, plan.z], 10)).ms;
+res.hand_runtime_cols = (await timeDispatches(device, pipelineRuntime, bgRuntime, [plan.x, plan.y, plan.z], 10)).ms;
 res.ours = await ours(k.wgsl);
 // the same WGSL with the slow paths of checked arithmetic never taken (results not exact)
 res.ours_no_replay = await edited('ours_no_replay', /if \(!ok_\d+\) \{/g, 'if (false) {');

@@ -99,7 +99,7 @@ for (const entry of process.argv[4] ? [process.argv[4]] : ['gemm_plain16', 'gemm
   const ub = device.createBuffer({ size: u.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }); device.queue.writeBuffer(ub, 0, u);
   const bgl = device.createBindGroupLayout({ entries: bindGroupLayoutEntries(kernel.layout) });
   const bg = device.createBindGroup({ layout: bgl, entries: [ub, ga, gb, gd].map((buffer, binding) => ({ binding, resource: { buffer } })) });
-  const variants = { [`${entry} as emitted (${kernel.layout.matrix?.path})`]: [kernel.wgsl, kernel.entryPoint, overrideConstants(kernel, [128, 1, 1], 0)] };
+  const variants = { [`${entry} as emitted (${kernel.layout.matrix?.path})`]: [kernel.wgsl, kernel.entryPoint, overrideConstants(kernel, { block: [128, 1, 1], sharedBytes: 0, directGrid: true })] };
   for (const [name, code] of entry === 'gemm_plain16' ? [['hand-written', hand16]] : [['hand-written 2x2', hand32]]) variants[`${entry} ${name}`] = [code, 'main', { ptx_ntid_x: 128 }];
   reference = undefined;
   if (only !== 'runtime') for (const [name, [code, entryPoint, constants]] of Object.entries(variants)) {
@@ -129,7 +129,7 @@ for (const entry of process.argv[4] ? [process.argv[4]] : ['gemm_plain16', 'gemm
   runs.sort((x, y) => x - y);
   console.log(`[runtime] ${entry}: launch x10 + synchronize ${runs[1].toFixed(3)} ms per launch, ${(2 * S ** 3 / (runs[1] / 1e3) / 1e12).toFixed(2)} TFLOP/s`);
   const bg2 = device.createBindGroup({ layout: bgl, entries: [ub, pa.buffer, pb.buffer, pd.buffer].map((buffer, binding) => ({ binding, resource: { buffer } })) });
-  const pipe2 = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module: device.createShaderModule({ code: kernel.wgsl }), entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, [128, 1, 1], 0) } });
+  const pipe2 = await device.createComputePipelineAsync({ layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }), compute: { module: device.createShaderModule({ code: kernel.wgsl }), entryPoint: kernel.entryPoint, constants: overrideConstants(kernel, { block: [128, 1, 1], sharedBytes: 0, directGrid: true }) } });
   const t2 = await timeDispatches(device, pipe2, bg2, grid, 10, 5);
   console.log(`[variant] ${entry} as emitted, on the runtime's allocations: ${t2.ms.toFixed(3)} ms (${t2.timer}), ${(2 * S ** 3 / (t2.ms / 1e3) / 1e12).toFixed(2)} TFLOP/s`);
   console.log(`[runtime] ${entry} took the ${(await fn.prepareAsync(config, args)).layout.matrix?.path} path`);

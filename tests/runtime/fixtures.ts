@@ -6,8 +6,8 @@ import type { BindingLayout, CompiledKernel, KernelLayout, OverrideName, ParamLa
 import type { CompiledModule, CompileOptions, RuntimeCompiler } from '../../src/compile-types.js';
 import { SourceFile } from '../../src/diagnostics/source.js';
 
-const NTID: readonly OverrideName[] = ['ptx_ntid_x', 'ptx_ntid_y', 'ptx_ntid_z'];
-const NTID_WGSL = `override ptx_ntid_x: u32 = 1u;\noverride ptx_ntid_y: u32 = 1u;\noverride ptx_ntid_z: u32 = 1u;`;
+const NTID: readonly OverrideName[] = ['ptx_ntid_x', 'ptx_ntid_y', 'ptx_ntid_z', 'ptx_grid_direct'];
+const NTID_WGSL = `override ptx_ntid_x: u32 = 1u;\noverride ptx_ntid_y: u32 = 1u;\noverride ptx_ntid_z: u32 = 1u;\noverride ptx_grid_direct: bool = false;`;
 
 function param(name: string, type: ParamLayout['type'], offset: number, size: number, isPointer = false, arrayLength?: number): ParamLayout {
   return { name, type, offset, size, align: Math.min(size, 8), isPointer, ...(arrayLength !== undefined ? { arrayLength } : {}) };
@@ -61,8 +61,8 @@ fn main(@builtin(local_invocation_index) li: u32) {
 };
 
 /**
- * blocks(out, count): every block computes its %ctaid from the linearised workgroup id as the
- * contract says; thread 0 writes ctaid.x + 1000 ctaid.y + 1000000 ctaid.z to out[lin] and
+ * blocks(out, count): every block takes its %ctaid from the workgroup id, or computes it from
+ * the linearised one, as the pipeline constant says (runtime/grid.ts); thread 0 writes ctaid.x + 1000 ctaid.y + 1000000 ctaid.z to out[lin] and
  * counts itself in count[0].
  */
 const blocks: CompiledKernel = {
@@ -78,9 +78,13 @@ const blocks: CompiledKernel = {
 @compute @workgroup_size(ptx_ntid_x, ptx_ntid_y, ptx_ntid_z)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) li: u32) {
   let h = u[0];
-  let lin = wid.x + wid.y * h.w;
-  if (lin >= h.x * h.y * h.z) { return; }
-  let c = vec3u(lin % h.x, (lin / h.x) % h.y, lin / (h.x * h.y));
+  var lin = wid.x + h.x * (wid.y + h.y * wid.z);
+  var c = wid;
+  if (!ptx_grid_direct) {
+    lin = wid.x + wid.y * h.w;
+    if (lin >= h.x * h.y * h.z) { return; }
+    c = vec3u(lin % h.x, (lin / h.x) % h.y, lin / (h.x * h.y));
+  }
   if (li == 0u) {
     out[lin] = c.x + 1000u * c.y + 1000000u * c.z;
     atomicAdd(&count[0], 1u);

@@ -62,7 +62,7 @@ describe('launch through a context', () => {
     const host = new Uint32Array(32);
     await ctx.memcpyDtoH(host, d);
     expect([...host.slice(0, 4)]).toEqual(Array(4).fill(POISON));
-    expect([...host.slice(4, 20)]).toEqual(expectedEchoWords([3, 2, 1], 6, out.address, agg));
+    expect([...host.slice(4, 20)]).toEqual(expectedEchoWords([3, 2, 1], 3, out.address, agg));
     expect([...host.slice(20)]).toEqual(Array(12).fill(POISON));
     ctx.free(d);
   });
@@ -198,8 +198,9 @@ describe('runPtx', () => {
     expect([...x]).toEqual(Array.from({ length: n }, (_, i) => i));
   });
 
-  it('linearises grids of more than 65535 blocks', async () => {
-    for (const grid of [[300, 250, 1], [50, 40, 41]] as const) {
+  // the first two are dispatched as they are, the third is linearised (70000 > 65535 in x)
+  it('gives every block of 2D and 3D grids its %ctaid, dispatched directly or linearised', async () => {
+    for (const grid of [[300, 250, 1], [50, 40, 41], [70000, 1, 2]] as const) {
       const blocks = grid[0] * grid[1] * grid[2];
       const out = new Uint32Array(blocks + 64).fill(POISON);
       const count = new Uint32Array(4);
@@ -218,7 +219,7 @@ describe('device errors', () => {
   it('reports WGSL that fails to compile from runPtx, with the compiler messages', async () => {
     const msg = await rejection(runPtxWith(compiler, SOURCES.broken, [], { grid: 1, block: 1 }));
     expect(msg).toMatch(/^R003: .*the WGSL generated for kernel 'broken' does not compile/);
-    expect(msg).toMatch(/WGSL 4:\d+: unresolved value .undefined_thing./);
+    expect(msg).toMatch(/WGSL 5:\d+: unresolved value .undefined_thing./);
   });
 
   it('reports a launch whose WGSL does not compile once, at synchronize, and keeps the context usable', async () => {

@@ -12,23 +12,26 @@ describe('grid linearisation', () => {
     expect(() => toDim3([2.5], 'grid')).toThrow(/non-negative integers/);
   });
 
-  it('dispatches small grids as one row', () => {
-    expect(planDispatch([4, 3, 2], 65535)).toEqual({ x: 24, y: 1, blocks: 24 });
+  it('dispatches grids whose sizes fit as they are', () => {
+    expect(planDispatch([4, 3, 2], 65535)).toEqual({ x: 4, y: 3, z: 2, direct: true, blocks: 24 });
+    expect(planDispatch([65535, 65535, 1], 65535)).toEqual({ x: 65535, y: 65535, z: 1, direct: true, blocks: 65535 * 65535 });
+    expect(planDispatch([0, 1, 1], 65535)).toEqual({ x: 0, y: 1, z: 1, direct: true, blocks: 0 });
+    expect(ctaidOf(3, 2, planDispatch([4, 3, 2], 65535), [4, 3, 2], 1)).toEqual([3, 2, 1]);
   });
 
-  it('folds large grids into the fewest rows, padding less than one workgroup per row', () => {
-    expect(planDispatch([100000, 1, 1], 65535)).toEqual({ x: 50000, y: 2, blocks: 100000 });
-    expect(planDispatch([65536, 1, 1], 65535)).toEqual({ x: 32768, y: 2, blocks: 65536 });
-    expect(planDispatch([262144, 1, 1], 65535)).toEqual({ x: 52429, y: 5, blocks: 262144 });
-    expect(planDispatch([0, 1, 1], 65535)).toEqual({ x: 0, y: 1, blocks: 0 });
-    expect(planDispatch([65535, 65535, 1], 65535)).toEqual({ x: 65535, y: 65535, blocks: 65535 * 65535 });
+  it('folds other grids into the fewest rows, padding less than one workgroup per row', () => {
+    const linear = (x: number, y: number, blocks: number) => ({ x, y, z: 1, direct: false, blocks });
+    expect(planDispatch([100000, 1, 1], 65535)).toEqual(linear(50000, 2, 100000));
+    expect(planDispatch([65536, 1, 1], 65535)).toEqual(linear(32768, 2, 65536));
+    expect(planDispatch([262144, 1, 1], 65535)).toEqual(linear(52429, 5, 262144));
+    expect(planDispatch([70000, 1, 2], 65535)).toEqual(linear(46667, 3, 140000));
     expect(maxGridBlocks(65535)).toBe(65535 * 65535);
   });
 
-  it.each([[16, 15, 7], [10, 10, 11]] as const)('visits every block exactly once, padding workgroups none (max %i)', (max, x, y) => {
+  it.each([[5, 5, 21], [6, 6, 18]] as const)('visits every block of a linearised grid exactly once, padding workgroups none (max %i)', (max, x, y) => {
     const grid: Dim3 = [7, 5, 3];
-    const plan = planDispatch(grid, max); // 105 blocks: 7 rows of 15 (no padding), or 11 rows of 10 (5 padding)
-    expect(plan).toEqual({ x, y, blocks: 105 });
+    const plan = planDispatch(grid, max); // 105 blocks: 21 rows of 5 (no padding), or 18 rows of 6 (3 padding)
+    expect(plan).toEqual({ x, y, z: 1, direct: false, blocks: 105 });
     const seen = new Set<string>();
     let padding = 0;
     for (let wy = 0; wy < plan.y; wy++) {
