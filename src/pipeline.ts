@@ -15,6 +15,7 @@ import { contractMulAdd } from '../lowering/contract-mul-add.js';
 import { ifConvert } from '../lowering/if-convert.js';
 import { carryMatrices } from '../lowering/carry-matrices.js';
 import { ldmatrixStrides } from '../lowering/ldmatrix-strides.js';
+import { unrollLoops } from '../lowering/unroll-loops.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
 import { verifyFunction } from './ir/verifier.js';
@@ -23,9 +24,10 @@ import { verifyFunction } from './ir/verifier.js';
  * carry-matrices needs block parameters (before structurize) and the final shape of the loops
  * (after if-convert merges blocks); the dead-code run after it removes the unstages and extracts
  * it leaves unused; ldmatrix-strides reads the ldmatrix addresses that run leaves, through block
- * parameters.
+ * parameters. unroll-loops copies one-block loops, which if-convert makes, and must run before
+ * structurize fixes the loops' shape.
  */
-export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, carryMatrices, deadCode, ldmatrixStrides, structurize, converge];
+export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, carryMatrices, deadCode, ldmatrixStrides, unrollLoops, structurize, converge];
 
 /**
  * Off by default: verifying after every pass cost 6% of a compile (issue 13), and a pass that
