@@ -16,14 +16,15 @@
  *   integer arithmetic of H's parameters and loop-invariant values (the `control slice`): a new
  *   header N computes the slice for the next three trips and goes to B4, four copies of H's body
  *   in order with one trip test at the end, when all three pass, else to H, which runs one trip.
- *   Both go back to N. Every trip runs the same instructions in the same order as before.
+ *   Both go back to N. Every trip runs the same instructions in the same order as before. H's
+ *   values must leave it through the exit's arguments only (see `usedOutside`).
  * Does not: unroll loops with barriers, warp or matrix operations, atomics, calls or traps (lanes
  *   taking B4 and H differently must not meet a collective a different number of times), loops
  *   of several blocks, or the function's entry block.
  */
 import type { BlockId, InstId, ValueId } from '../src/ir/entities.js';
-import { mapOperands, operandsOf, type Inst } from '../src/ir/inst.js';
-import type { BlockCall, IrFunction, Terminator } from '../src/ir/function.js';
+import { mapOperands, operandsOf, someOperand, type Inst } from '../src/ir/inst.js';
+import { someTerminatorOperand, type BlockCall, type IrFunction, type Terminator } from '../src/ir/function.js';
 import { pred } from '../src/ir/types.js';
 import type { Pass } from './pass.js';
 
@@ -101,6 +102,24 @@ function copyInto(fn: IrFunction, ids: readonly InstId[], to: BlockId, map: Map<
   }
 }
 
+/**
+ * Whether a value H defines is used in another block. SSA lets the blocks H dominates use them
+ * directly, but once B4 also reaches the exit, H no longer dominates it: only the exit's block
+ * arguments carry values out of the copies.
+ */
+function usedOutside(fn: IrFunction, h: BlockId): boolean {
+  const defined = new Set<ValueId>();
+  for (const id of fn.block(h).insts) for (const r of fn.inst(id).results) defined.add(r);
+  const inH = (v: ValueId): boolean => defined.has(v);
+  for (const b of fn.blockIds()) {
+    if (b === h) continue;
+    const data = fn.block(b);
+    if (data.insts.some((id) => someOperand(fn.inst(id).inst, inH))) return true;
+    if (data.term && someTerminatorOperand(data.term, inH)) return true;
+  }
+  return false;
+}
+
 function unroll(fn: IrFunction, h: BlockId): boolean {
   const block = fn.block(h);
   const t = block.term;
@@ -117,6 +136,7 @@ function unroll(fn: IrFunction, h: BlockId): boolean {
     if (inst.op === 'load') loads++;
   }
   if (loads === 0) return false;
+  if (usedOutside(fn, h)) return false;
   const slice = controlSlice(fn, h, t.cond, back.args);
   if (!slice) return false;
 

@@ -76,12 +76,51 @@ DONE:
   ret;
 }`;
 
+// the grid-stride loop with a barrier, a warp vote or an atomic in its body: lanes that took the
+// four-trip copy and lanes that took one trip would meet them a different number of times
+const WITH_BARRIER = GRID_SUM.replace('add.f32 %f1, %f1, %f2;', 'add.f32 %f1, %f1, %f2;\n  bar.sync 0;');
+const WITH_VOTE = GRID_SUM.replace('add.f32 %f1, %f1, %f2;', 'add.f32 %f1, %f1, %f2;\n  vote.sync.any.pred %p1, %p1, 0xffffffff;');
+const WITH_ATOMIC = GRID_SUM.replace('add.f32 %f1, %f1, %f2;', 'add.f32 %f1, %f1, %f2;\n  atom.global.add.u32 %r9, [%rd4], 1;');
+
+// a do-while: the block after the loop has the loop as its only predecessor, so SSA lets it read
+// the loop's last sum and load directly rather than through block arguments
+const DO_WHILE = `${HEAD}
+.visible .entry dowhile(.param .u64 x, .param .u64 out, .param .u32 n) {
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [x];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [n];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r2, 0;
+  mov.f32 %f1, 0f00000000;
+LOOP:
+  mul.wide.u32 %rd5, %r2, 4;
+  add.s64 %rd5, %rd3, %rd5;
+  ld.global.f32 %f2, [%rd5];
+  add.f32 %f1, %f1, %f2;
+  add.s32 %r2, %r2, 1;
+  setp.lt.s32 %p1, %r2, %r1;
+  @%p1 bra LOOP;
+  st.global.f32 [%rd4], %f1;
+  st.global.f32 [%rd4+4], %f2;
+  ret;
+}`;
+
 const loadsIn = (wgsl: string): number => wgsl.split('bitcast<f32>(ptx_slot0[').length - 1;
 
 describe('unroll-loops', () => {
   it.each([['back edge taken when the compare holds', GRID_SUM], ['back edge taken when it fails', GRID_SUM_NEGATED]])('unrolls the grid-stride loop (%s)', (_, src) => {
     const wgsl = compile(src).kernels[0]?.wgsl ?? '';
     expect(loadsIn(wgsl)).toBe(5);
+  });
+
+  it.each([['a barrier', WITH_BARRIER], ['a warp vote', WITH_VOTE], ['an atomic', WITH_ATOMIC]])('leaves a loop with %s alone', (_, src) => {
+    expect(src).not.toBe(GRID_SUM);
+    expect(loadsIn(compile(src).kernels[0]?.wgsl ?? '')).toBe(1);
   });
 
   it.each([0, 1, 95, 96, 97, 98, 99, 100, 191, 192, 193, 385, 1000])('grid-stride sums equal the in-order f32 sums, n = %i', async (n) => {
@@ -102,6 +141,17 @@ describe('unroll-loops', () => {
       const out = new Float32Array(threads).fill(Number.NaN);
       await runPtx(src, [x, out, n], { grid, block });
       expect(new Uint32Array(out.buffer)).toEqual(new Uint32Array(expected.buffer));
+    }
+  });
+
+  it('keeps a loop whose values are read after it directly, and its results', async () => {
+    for (const n of [1, 2, 3, 4, 5, 8, 9]) {
+      const x = Float32Array.from({ length: 16 }, (_, i) => i + 0.5);
+      const out = new Float32Array(2).fill(Number.NaN);
+      await runPtx(DO_WHILE, [x, out, n], { grid: 1, block: 1 });
+      let s = 0;
+      for (let i = 0; i < n; i++) s = Math.fround(s + (x[i] as number));
+      expect([...out]).toEqual([s, x[n - 1]]);
     }
   });
 
