@@ -17,7 +17,7 @@
  *   header N computes the slice for the next three trips and goes to B4, four copies of H's body
  *   in order with one trip test at the end, when all three pass, else to H, which runs one trip.
  *   Both go back to N. Every trip runs the same instructions in the same order as before. H's
- *   values must leave it through the exit's arguments only (see `usedOutside`).
+ *   values must leave it through the exit's arguments only (see `usedOutsideTheirBlock`).
  * Does not: unroll loops with barriers, warp or matrix operations, atomics, calls or traps (lanes
  *   taking B4 and H differently must not meet a collective a different number of times), loops
  *   of several blocks, or the function's entry block.
@@ -103,24 +103,27 @@ function copyInto(fn: IrFunction, ids: readonly InstId[], to: BlockId, map: Map<
 }
 
 /**
- * Whether a value H defines is used in another block. SSA lets the blocks H dominates use them
- * directly, but once B4 also reaches the exit, H no longer dominates it: only the exit's block
- * arguments carry values out of the copies.
+ * The values used in a block other than their own. SSA lets the blocks a loop block H dominates
+ * use H's values directly, but once B4 also reaches the exit, H no longer dominates it: only the
+ * exit's block arguments may carry values out of the copies. Computed once per function:
+ * unrolling one loop adds uses only where that loop already had them.
  */
-function usedOutside(fn: IrFunction, h: BlockId): boolean {
-  const defined = new Set<ValueId>();
-  for (const id of fn.block(h).insts) for (const r of fn.inst(id).results) defined.add(r);
-  const inH = (v: ValueId): boolean => defined.has(v);
+function usedOutsideTheirBlock(fn: IrFunction): Set<ValueId> {
+  const escaping = new Set<ValueId>();
   for (const b of fn.blockIds()) {
-    if (b === h) continue;
     const data = fn.block(b);
-    if (data.insts.some((id) => someOperand(fn.inst(id).inst, inH))) return true;
-    if (data.term && someTerminatorOperand(data.term, inH)) return true;
+    const note = (v: ValueId): boolean => {
+      const def = fn.value(v).def;
+      if (def.kind === 'inst' && fn.inst(def.inst).block !== b) escaping.add(v);
+      return false;
+    };
+    for (const id of data.insts) someOperand(fn.inst(id).inst, note);
+    if (data.term) someTerminatorOperand(data.term, note);
   }
-  return false;
+  return escaping;
 }
 
-function unroll(fn: IrFunction, h: BlockId): boolean {
+function unroll(fn: IrFunction, h: BlockId, escaping: () => ReadonlySet<ValueId>): boolean {
   const block = fn.block(h);
   const t = block.term;
   if (h === fn.entry || t?.op !== 'branch') return false;
@@ -136,7 +139,8 @@ function unroll(fn: IrFunction, h: BlockId): boolean {
     if (inst.op === 'load') loads++;
   }
   if (loads === 0) return false;
-  if (usedOutside(fn, h)) return false;
+  const out = escaping();
+  if (block.insts.some((id) => fn.inst(id).results.some((r) => out.has(r)))) return false;
   const slice = controlSlice(fn, h, t.cond, back.args);
   if (!slice) return false;
 
@@ -189,7 +193,9 @@ function unroll(fn: IrFunction, h: BlockId): boolean {
 export const unrollLoops: Pass = {
   name: 'unroll-loops',
   run(fn: IrFunction): void {
+    let escaping: Set<ValueId> | undefined;
+    const once = (): Set<ValueId> => (escaping ??= usedOutsideTheirBlock(fn));
     // only the blocks there are now: the new ones are unrolled already
-    for (const h of fn.blockIds()) unroll(fn, h);
+    for (const h of fn.blockIds()) unroll(fn, h, once);
   },
 };
