@@ -3,6 +3,15 @@
 // Host-agnostic: no Node, Deno or DOM imports.
 
 /** mulberry32: a tiny seeded 32-bit PRNG. */
+/**
+ * 'none', or the first differing word in hex: one readable line in a failed expect instead of a
+ * dump of two whole buffers (vitest's diff of two large arrays also takes minutes).
+ */
+export function firstDifference(got: Uint32Array, want: Uint32Array): string {
+  const i = want.findIndex((w, e) => got[e] !== w);
+  return i < 0 && got.length === want.length ? 'none' : i < 0 ? `length ${got.length}, want ${want.length}` : `word ${i}: got ${(got[i] ?? 0).toString(16)}, want ${(want[i] ?? 0).toString(16)}`;
+}
+
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -115,11 +115,7 @@ export function argsOf(run: NativeRun): Arg[] {
   ];
 }
 
-/** 'none', or the first differing word in hex: one readable line in a failed expect instead of a dump of two whole buffers. */
-export function firstDifference(got: Uint32Array, want: Uint32Array): string {
-  const i = want.findIndex((w, e) => got[e] !== w);
-  return i < 0 ? 'none' : `word ${i}: got ${(got[i] ?? 0).toString(16)}, want ${(want[i] ?? 0).toString(16)}`;
-}
+export { firstDifference } from '../e2e/reference.js';
 
 /** Deterministic pseudo-random 32-bit words (xorshift32), the same in record_native.py. */
 export function randomWords(n: number, seed: number): Uint32Array {
