@@ -33,7 +33,11 @@ const FACTOR = 4;
 /** Larger bodies keep their one trip per test: the copies cost code size and registers. */
 const BODY_MAX = 32;
 
-/** Instructions whose value depends only on their operands: the control slice may hold these. */
+/**
+ * Instructions whose value depends only on their operands: the control slice may hold these.
+ * A list rather than `!HAS_EFFECTS`: matrix operations have no effects yet are warp-collective,
+ * and an op added later stays out until someone decides it may be copied.
+ */
 function pure(inst: Inst): boolean {
   switch (inst.op) {
     case 'const': case 'bitcast': case 'extract': case 'compose': case 'iunary': case 'icmp': case 'extend': case 'truncate':
@@ -103,6 +107,25 @@ function copyInto(fn: IrFunction, ids: readonly InstId[], to: BlockId, map: Map<
 }
 
 /**
+ * The instructions of `h` a trip needs when it is not the last of the copy: its stores and what
+ * the next trip's parameters are computed from, without the trip test (dead-code has run, and
+ * does not run again, so the copy must not leave unread tests behind).
+ */
+function tripWithoutTest(fn: IrFunction, h: BlockId, backArgs: readonly ValueId[]): InstId[] {
+  const live = new Set<ValueId>(backArgs);
+  const keep: InstId[] = [];
+  const insts = fn.block(h).insts;
+  for (let i = insts.length - 1; i >= 0; i--) {
+    const id = insts[i] as InstId;
+    const data = fn.inst(id);
+    if (data.inst.op !== 'store' && !data.results.some((r) => live.has(r))) continue;
+    keep.push(id);
+    for (const v of operandsOf(data.inst)) live.add(v);
+  }
+  return keep.reverse();
+}
+
+/**
  * The values used in a block other than their own. SSA lets the blocks a loop block H dominates
  * use H's values directly, but once B4 also reaches the exit, H no longer dominates it: only the
  * exit's block arguments may carry values out of the copies. Computed once per function:
@@ -167,12 +190,13 @@ function unroll(fn: IrFunction, h: BlockId, escaping: () => ReadonlySet<ValueId>
   const toH: BlockCall = { block: h, args: nParams };
   fn.block(n).term = { op: 'branch', cond: joined, then: backIsThen ? toB4 : toH, else: backIsThen ? toH : toB4, span: t.span };
 
-  // B4: four bodies; the first three end in trips known to continue
+  // B4: four bodies; the first three end in trips known to continue, so without their tests
+  const untested = tripWithoutTest(fn, h, back.args);
   let args: readonly ValueId[] = b4Params;
   let map = new Map<ValueId, ValueId>();
   for (let trip = 0; trip < FACTOR; trip++) {
     map = new Map<ValueId, ValueId>(block.params.map((p, i) => [p, args[i] as ValueId]));
-    copyInto(fn, block.insts, b4, map);
+    copyInto(fn, trip < FACTOR - 1 ? untested : block.insts, b4, map);
     args = back.args.map((a) => map.get(a) ?? a);
   }
   const f = (v: ValueId): ValueId => map.get(v) ?? v;
