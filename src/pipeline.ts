@@ -18,7 +18,7 @@ import { ldmatrixStrides } from '../lowering/ldmatrix-strides.js';
 import { unrollLoops } from '../lowering/unroll-loops.js';
 import type { IrFunction } from './ir/function.js';
 import { printFunction } from './ir/printer.js';
-import { verifyFunction } from './ir/verifier.js';
+import type { VerifyOptions } from './ir/verifier.js';
 
 /**
  * carry-matrices needs block parameters (before structurize) and the final shape of the loops
@@ -29,15 +29,19 @@ import { verifyFunction } from './ir/verifier.js';
  */
 export const PASSES: readonly Pass[] = [contractMulAdd, flushSubnormals, inlineCalls, deadCode, addressSpaces, narrowInt64, ifConvert, carryMatrices, deadCode, ldmatrixStrides, unrollLoops, structurize, converge];
 
+/** src/ir/verifier.ts's verifyFunction, or another check of the same shape. */
+export type IrVerifier = (fn: IrFunction, options: VerifyOptions) => string[];
+
 /**
  * Off by default: verifying after every pass cost 6% of a compile (issue 13), and a pass that
- * breaks the IR is a compiler bug for the tests to find, not a property of the input.
+ * breaks the IR is a compiler bug for the tests to find, not a property of the input. The
+ * verifier is handed in rather than imported, so it stays out of the package's bundle.
  */
-let verifying = false;
+let verifier: IrVerifier | null = null;
 
-/** Runs the verifier after every pass from now on (the test suite's setup file turns it on). */
-export function verifyAfterEveryPass(on: boolean): void {
-  verifying = on;
+/** Runs `verify` after every pass from now on, or none (the test suite's setup file hands it in). */
+export function verifyAfterEveryPass(verify: IrVerifier | null): void {
+  verifier = verify;
 }
 
 export function runPasses(fn: IrFunction, cx: PassContext): void {
@@ -53,8 +57,8 @@ export function runPasses(fn: IrFunction, cx: PassContext): void {
 }
 
 function check(fn: IrFunction, after: string, regionsAssigned: boolean): void {
-  if (!verifying) return;
-  const problems = verifyFunction(fn, { regionsAssigned });
+  if (!verifier) return;
+  const problems = verifier(fn, { regionsAssigned });
   if (problems.length) {
     throw new Error(`ptx-wgsl internal error: IR invalid after pass \`${after}\` in \`${fn.name}\`:\n  ${problems.slice(0, 10).join('\n  ')}`);
   }
